@@ -1,0 +1,61 @@
+import { Projection } from '../../src/infra/projections/projection';
+
+/** `platform_configs`: one row per platform, the configuration `GET /config` returns. */
+export const platformConfigProjection: Projection = {
+  name: 'platform-config',
+  version: 1,
+  tables: ['platform_configs'],
+  schema: (t) => [
+    `CREATE TABLE IF NOT EXISTS ${t('platform_configs')} (
+       platform_id text PRIMARY KEY,
+       name text NOT NULL,
+       webhook_endpoint text,
+       supported_currencies jsonb NOT NULL,
+       fee_configs jsonb NOT NULL,
+       embedded_wallet_config jsonb NOT NULL,
+       created_at timestamptz NOT NULL,
+       updated_at timestamptz NOT NULL
+     )`,
+  ],
+  handles: ['PlatformRegistered', 'PlatformConfigUpdated'],
+  async apply(event, tx) {
+    const data = event.data as Record<string, any>;
+    if (event.type === 'PlatformRegistered') {
+      const config = data.config;
+      await tx.query(
+        `INSERT INTO ${tx.table('platform_configs')}
+           (platform_id, name, webhook_endpoint, supported_currencies, fee_configs, embedded_wallet_config, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $7) ON CONFLICT (platform_id) DO NOTHING`,
+        [
+          data.platformId,
+          data.name,
+          config.webhookEndpoint,
+          JSON.stringify(config.supportedCurrencies),
+          JSON.stringify(config.feeConfigs),
+          JSON.stringify(config.embeddedWalletConfig),
+          data.registeredAt,
+        ],
+      );
+      return;
+    }
+    const changes = data.changes as Record<string, unknown>;
+    const columns: Record<string, string> = {
+      webhookEndpoint: 'webhook_endpoint',
+      supportedCurrencies: 'supported_currencies',
+      feeConfigs: 'fee_configs',
+      embeddedWalletConfig: 'embedded_wallet_config',
+    };
+    const sets: string[] = [];
+    const params: unknown[] = [data.platformId, data.updatedAt];
+    for (const [field, column] of Object.entries(columns)) {
+      if (!(field in changes)) continue;
+      const value = changes[field];
+      params.push(column === 'webhook_endpoint' ? value : JSON.stringify(value));
+      sets.push(`${column} = $${params.length}`);
+    }
+    await tx.query(
+      `UPDATE ${tx.table('platform_configs')} SET ${[...sets, 'updated_at = $2'].join(', ')} WHERE platform_id = $1`,
+      params,
+    );
+  },
+};

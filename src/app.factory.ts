@@ -1,0 +1,59 @@
+import 'reflect-metadata';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { AppModule } from './app.module';
+import { AppConfig } from './infra/config';
+import { KEY_VAULT_DDL } from './infra/crypto/key-vault';
+import { EsdbEventStore } from './infra/event-store/esdb-event-store';
+import { EventStore } from './infra/event-store/event-store.port';
+import { PostgresEventStore } from './infra/event-store/postgres-event-store';
+import { IDEMPOTENCY_DDL } from './infra/http/idempotency.service';
+import { requestContextMiddleware } from './infra/http/request-context.middleware';
+import { createPool } from './infra/postgres/pool';
+import { CHECKPOINT_DDL } from './infra/projections/checkpoints';
+
+export const API_VERSION = '2025-10-13';
+
+/**
+ * Builds the Nest application for the given configuration: pool, event store (Postgres by
+ * default, EventStoreDB when EVENTSTORE_CONNECTION_STRING is set), shared tables, middleware.
+ * Used by main.ts and by the e2e tests, so tests run exactly what production runs.
+ */
+export async function createApp(config: AppConfig): Promise<INestApplication> {
+  const pool = createPool(config.databaseUrl);
+  await PostgresEventStore.ensureSchema(pool);
+  for (const ddl of [IDEMPOTENCY_DDL, KEY_VAULT_DDL, CHECKPOINT_DDL]) await pool.query(ddl);
+  const eventStore: EventStore = config.eventStoreConnectionString
+    ? new EsdbEventStore(config.eventStoreConnectionString)
+    : new PostgresEventStore(pool, { notify: !config.roles.has('projector') || !config.roles.has('api') });
+  const masterKey = resolveMasterKey(config);
+
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.forRoot({ config, pool, eventStore, masterKey }),
+    { logger: process.env.JEST_WORKER_ID ? false : ['error', 'warn'], bodyParser: false },
+  );
+  // Body first: the request context must be entered after the body stream is read, or async
+  // context is lost in the parser's stream callbacks.
+  app.useBodyParser('json', { limit: '1mb' });
+  app.use(requestContextMiddleware);
+  app.setGlobalPrefix(API_VERSION, { exclude: ['health', 'health/live'] });
+  app.getHttpAdapter().getInstance().disable('x-powered-by');
+  app.getHttpAdapter().getInstance().set('etag', false);
+  await app.init();
+  return app;
+}
+
+/** MASTER_KEY from the environment, else one generated once under DATA_DIR (sandbox only). */
+function resolveMasterKey(config: AppConfig): Buffer {
+  if (config.masterKeyHex) return Buffer.from(config.masterKeyHex, 'hex');
+  const file = path.join(config.dataDir, 'master.key');
+  if (fs.existsSync(file)) return Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'hex');
+  const key = randomBytes(32);
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  fs.writeFileSync(file, key.toString('hex') + '\n', { mode: 0o600 });
+  return key;
+}

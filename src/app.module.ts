@@ -1,0 +1,27 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { CqrsModule } from '@nestjs/cqrs';
+import { AuditModule } from './audit/audit.module';
+import { HealthModule } from './health/health.module';
+import { HttpErrorFilter } from './infra/http/http-error.filter';
+import { PlatformAuthGuard } from './infra/http/platform-auth.guard';
+import { ResponseInterceptor } from './infra/http/response.interceptor';
+import { InfraModule, InfraRuntime } from './infra/infra.module';
+import { PlatformsModule } from './platforms/platforms.module';
+import { FEATURE_MODULES } from './feature-modules';
+
+/** Composition root: infrastructure, cross-cutting HTTP behaviour, then the feature contexts. */
+@Module({})
+export class AppModule {
+  static forRoot(runtime: InfraRuntime): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [InfraModule.forRoot(runtime), CqrsModule.forRoot(), PlatformsModule, AuditModule, HealthModule, ...FEATURE_MODULES],
+      providers: [
+        { provide: APP_FILTER, useClass: HttpErrorFilter },
+        { provide: APP_GUARD, useClass: PlatformAuthGuard },
+        { provide: APP_INTERCEPTOR, useClass: ResponseInterceptor },
+      ],
+    };
+  }
+}

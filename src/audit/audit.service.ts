@@ -1,0 +1,66 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EVENT_STORE, EventStore, RecordedEvent, positionToString } from '../infra/event-store/event-store.port';
+import { ID_PREFIXES, IdPrefix, parseId, streamNameFor } from '../infra/ids';
+
+export interface AuditEntry {
+  eventId: string;
+  type: string;
+  streamName: string;
+  revision: number;
+  position: string;
+  recordedAt: string;
+  data: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+}
+
+export interface AuditPage {
+  resourceId: string;
+  data: AuditEntry[];
+  hasMore: boolean;
+  nextCursor?: string;
+  totalCount: number;
+}
+
+/**
+ * A resource's full event history with metadata (who, when, why) for auditors: the stream named
+ * by the resource id. Tenancy: a platform sees only streams whose events carry its platform id.
+ */
+@Injectable()
+export class AuditService {
+  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+
+  static isResourceId(resourceId: string): boolean {
+    const prefix = resourceId.slice(0, resourceId.indexOf(':'));
+    return (ID_PREFIXES as readonly string[]).includes(prefix) && parseId(prefix as IdPrefix, resourceId) !== null;
+  }
+
+  async history(resourceId: string, platformId: string | null, fromRevision: number, limit: number): Promise<AuditPage | null> {
+    const events = await this.store.readStream(streamNameFor(resourceId));
+    if (events.length === 0) return null;
+    if (platformId !== null && !events.every((event) => belongsTo(event, platformId))) return null;
+    const page = events.filter((event) => event.revision >= fromRevision).slice(0, limit + 1);
+    const hasMore = page.length > limit;
+    const shown = hasMore ? page.slice(0, limit) : page;
+    const result: AuditPage = { resourceId, data: shown.map(toEntry), hasMore, totalCount: events.length };
+    if (hasMore) result.nextCursor = String(shown[shown.length - 1].revision + 1);
+    return result;
+  }
+}
+
+function belongsTo(event: RecordedEvent, platformId: string): boolean {
+  const owner = event.metadata.platformId ?? (event.data as { platformId?: string }).platformId;
+  return owner === platformId || (event.data as { platformId?: string }).platformId === platformId;
+}
+
+function toEntry(event: RecordedEvent): AuditEntry {
+  return {
+    eventId: event.id,
+    type: event.type,
+    streamName: event.streamName,
+    revision: event.revision,
+    position: positionToString(event.position),
+    recordedAt: event.createdAt.toISOString(),
+    data: event.data,
+    metadata: event.metadata,
+  };
+}

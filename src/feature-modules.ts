@@ -1,0 +1,7 @@
+import { Type } from '@nestjs/common';
+
+/**
+ * Feature contexts (customers, accounts, quotes, webhooks, sca, wallet-auth, cards, sandbox).
+ * Each adds its module here with one line.
+ */
+export const FEATURE_MODULES: Type<unknown>[] = [];

@@ -1,0 +1,73 @@
+/**
+ * Configuration, read from the environment once and validated at boot.
+ */
+export type ProcessRole = 'api' | 'projector' | 'worker';
+
+export interface AppConfig {
+  port: number;
+  databaseUrl: string;
+  redisUrl: string;
+  eventStoreConnectionString: string | null;
+  /** 'sandbox' simulates flows with magic values; 'production' refuses sandbox routes. */
+  mode: 'sandbox' | 'production';
+  roles: Set<ProcessRole>;
+  platformClientId: string | null;
+  platformClientSecret: string | null;
+  /** Prefix for BullMQ queues and Redis keys (isolates test runs sharing one Redis). */
+  queuePrefix: string;
+  /** Root for local state (embedded Postgres, Redis, generated credentials, master key). */
+  dataDir: string;
+  /** 32-byte key (hex) sealing secrets at rest; generated under dataDir in the sandbox. */
+  masterKeyHex: string | null;
+  sandbox: SandboxTiming;
+}
+
+/** Sandbox delays, configurable so tests run fast (milliseconds). */
+export interface SandboxTiming {
+  /** Default settlement delay after execute / transfer (DECISIONS.md section 2: about 1 s). */
+  settlementDelayMs: number;
+  /** The "long payment" scenarios (about 6 minutes). */
+  longPaymentDelayMs: number;
+  /** Transfer suffix 005: pending about 30 s, then fails. */
+  slowFailureDelayMs: number;
+  /** Delay between COMPLETED and the bank return for suffix 005 quotes. */
+  returnDelayMs: number;
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+export function loadConfig(env: NodeJS.ProcessEnv, resolved: { databaseUrl: string; redisUrl: string }): AppConfig {
+  const mode = (env.SERVICE_MODE ?? (env.NODE_ENV === 'production' ? 'production' : 'sandbox')) as AppConfig['mode'];
+  if (mode !== 'sandbox' && mode !== 'production') throw new Error(`SERVICE_MODE must be sandbox or production, got ${mode}`);
+  const port = Number(env.PORT ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
+  const masterKeyHex = env.MASTER_KEY ?? null;
+  if (masterKeyHex !== null && !/^[0-9a-fA-F]{64}$/.test(masterKeyHex)) throw new Error('MASTER_KEY must be 64 hex characters');
+  if (mode === 'production' && !masterKeyHex) throw new Error('MASTER_KEY is required in production mode');
+  return {
+    port,
+    databaseUrl: resolved.databaseUrl,
+    redisUrl: resolved.redisUrl,
+    eventStoreConnectionString: env.EVENTSTORE_CONNECTION_STRING || null,
+    mode,
+    roles: new Set(['api', 'projector', 'worker']),
+    platformClientId: env.PLATFORM_CLIENT_ID || null,
+    platformClientSecret: env.PLATFORM_CLIENT_SECRET || null,
+    queuePrefix: env.QUEUE_PREFIX || 'payments',
+    dataDir: env.DATA_DIR || '.data',
+    masterKeyHex,
+    sandbox: {
+      settlementDelayMs: numberFromEnv(env.SANDBOX_SETTLEMENT_DELAY_MS, 1000),
+      longPaymentDelayMs: numberFromEnv(env.SANDBOX_LONG_PAYMENT_DELAY_MS, 6 * 60 * 1000),
+      slowFailureDelayMs: numberFromEnv(env.SANDBOX_SLOW_FAILURE_DELAY_MS, 30 * 1000),
+      returnDelayMs: numberFromEnv(env.SANDBOX_RETURN_DELAY_MS, 5 * 1000),
+    },
+  };
+}
+
+function numberFromEnv(text: string | undefined, fallback: number): number {
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`Expected a non-negative number, got ${text}`);
+  return value;
+}

@@ -1,0 +1,133 @@
+import { EventEmitter } from 'node:events';
+import { randomUUID } from 'node:crypto';
+import {
+  AppendResult,
+  ConcurrencyError,
+  EventMetadata,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  Position,
+  RecordedEvent,
+} from './event-store.port';
+import { currentContext, recordAppendedPosition } from '../request-context';
+import { Decider, DomainEvent } from '../domain/decider';
+import { DomainError } from '../domain/domain-error';
+
+export interface LoadedAggregate<TState> {
+  state: TState;
+  /** Last revision read, or 'no_stream'. Pass it back as the expected revision. */
+  revision: number | 'no_stream';
+}
+
+export interface HandledCommand<TState, TEvent> {
+  state: TState;
+  events: TEvent[];
+  position: Position | null;
+  revision: number | 'no_stream';
+}
+
+/**
+ * The application's view of the event store: fills event metadata from the request context,
+ * records appended positions (read-your-writes) and runs the read/fold/decide/append loop with
+ * optimistic concurrency. The only place that appends events.
+ */
+export class EventStoreService {
+  private readonly appended = new EventEmitter();
+  private latestAppended: Position | null = null;
+
+  constructor(readonly store: EventStore) {
+    this.appended.setMaxListeners(1000);
+  }
+
+  /** Fires after every append made through this process (in-process wake-up for consumers). */
+  onAppended(listener: (position: Position) => void): () => void {
+    this.appended.on('appended', listener);
+    return () => this.appended.off('appended', listener);
+  }
+
+  latestAppendedPosition(): Position | null {
+    return this.latestAppended;
+  }
+
+  async append(
+    streamName: string,
+    events: DomainEvent[],
+    expectedRevision: ExpectedRevision,
+    metadataOverrides: Partial<EventMetadata> = {},
+  ): Promise<AppendResult> {
+    const metadata = buildMetadata(metadataOverrides);
+    const newEvents: NewEvent[] = events.map((event) => ({
+      id: event.id ?? randomUUID(),
+      type: event.type,
+      data: event.data as Record<string, unknown>,
+      metadata,
+    }));
+    const result = await this.store.appendToStream(streamName, newEvents, { expectedRevision });
+    recordAppendedPosition(result.position);
+    this.latestAppended = result.position;
+    this.appended.emit('appended', result.position);
+    return result;
+  }
+
+  async readStream(streamName: string): Promise<RecordedEvent[]> {
+    return this.store.readStream(streamName);
+  }
+
+  async load<TCommand, TState, TEvent extends DomainEvent>(
+    streamName: string,
+    decider: Decider<TCommand, TState, TEvent>,
+  ): Promise<LoadedAggregate<TState>> {
+    const recorded = await this.store.readStream(streamName);
+    let state = decider.initialState();
+    for (const event of recorded) {
+      state = decider.evolve(state, { type: event.type, data: event.data, id: event.id } as TEvent);
+    }
+    return { state, revision: recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1].revision };
+  }
+
+  /**
+   * Read, fold, decide, append with the expected revision. On a concurrent write the command is
+   * re-decided on the fresh state (up to `maxAttempts`), then 409 CONFLICT.
+   */
+  async handle<TCommand, TState, TEvent extends DomainEvent>(
+    streamName: string,
+    decider: Decider<TCommand, TState, TEvent>,
+    command: TCommand | ((state: TState) => TCommand),
+    options: { maxAttempts?: number; metadata?: Partial<EventMetadata> } = {},
+  ): Promise<HandledCommand<TState, TEvent>> {
+    const maxAttempts = options.maxAttempts ?? 5;
+    for (let attempt = 1; ; attempt++) {
+      const { state, revision } = await this.load(streamName, decider);
+      const concreteCommand =
+        typeof command === 'function' ? (command as (state: TState) => TCommand)(state) : command;
+      const events = decider.decide(concreteCommand, state);
+      if (events.length === 0) return { state, events, position: null, revision };
+      try {
+        const result = await this.append(streamName, events, revision, options.metadata);
+        let next = state;
+        for (const event of events) next = decider.evolve(next, event);
+        return { state: next, events, position: result.position, revision: result.nextExpectedRevision };
+      } catch (error) {
+        if (error instanceof ConcurrencyError && attempt < maxAttempts) continue;
+        if (error instanceof ConcurrencyError) {
+          throw new DomainError('CONFLICT', 'The resource was changed concurrently; retry the request');
+        }
+        throw error;
+      }
+    }
+  }
+}
+
+function buildMetadata(overrides: Partial<EventMetadata>): EventMetadata {
+  const context = currentContext();
+  return {
+    correlationId: context?.correlationId ?? randomUUID(),
+    causationId: context?.causationId ?? context?.requestId ?? randomUUID(),
+    platformId: context?.platformId ?? null,
+    actor: context?.actor ?? 'system',
+    idempotencyKey: context?.idempotencyKey ?? null,
+    requestId: context?.requestId ?? null,
+    ...overrides,
+  };
+}

@@ -1,0 +1,466 @@
+import { EventEmitter } from 'node:events';
+import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import {
+  AppendOptions,
+  AppendResult,
+  ConcurrencyError,
+  EventMetadata,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  Position,
+  ReadAllOptions,
+  ReadStreamOptions,
+  RecordedEvent,
+  START_POSITION,
+  SubscribeOptions,
+  Subscription,
+} from './event-store.port';
+import {
+  EVENT_STORE_NOTIFY_CHANNEL,
+  EVENT_STORE_SCHEMA_LOCK_KEY,
+  EVENT_STORE_SCHEMA_SQL,
+  EXPECTED_ANY,
+  EXPECTED_NO_STREAM,
+  EXPECTED_STREAM_EXISTS,
+  WRONG_EXPECTED_REVISION_SQLSTATE,
+} from './postgres-event-store.sql';
+
+export interface PostgresEventStoreOptions {
+  /** Fallback poll period of idle subscriptions, in case a wake-up is missed. Default 50 ms. */
+  pollIntervalMs?: number;
+  /** Wake subscriptions of other processes through LISTEN/NOTIFY. Default false (poll only). */
+  notify?: boolean;
+  /**
+   * How appends NOTIFY when `notify` is on. 'after-commit' (default): one coalesced
+   * `pg_notify` statement after commits, off the append's round trip. 'in-transaction': pg_notify
+   * inside es_append, which serialises committing appenders on the notify queue lock (see
+   * bench/RESULTS.md); kept for measurement.
+   */
+  notifyStrategy?: 'after-commit' | 'in-transaction';
+  /** Events read per query by subscriptions. Default 500. */
+  subscriptionBatchSize?: number;
+}
+
+const DEFAULT_POLL_INTERVAL_MS = 50;
+const DEFAULT_SUBSCRIPTION_BATCH_SIZE = 500;
+/** First retry delay when committed events are hidden behind an older open transaction. */
+const HIDDEN_EVENTS_FIRST_RETRY_MS = 2;
+const UNIQUE_VIOLATION_SQLSTATE = '23505';
+
+/**
+ * Columns are read as text (bigint and xid8 exceed JS numbers). The aliases reuse the column
+ * names, so every ORDER BY below must name the table's columns (`e.transaction_id`): a bare name
+ * would sort by the text alias, where '1000' < '993'.
+ */
+const EVENT_COLUMNS = `e.global_position::text AS global_position, e.transaction_id::text AS transaction_id,
+  e.event_id::text AS event_id, e.stream_name, e.stream_revision::text AS stream_revision, e.event_type, e.data, e.metadata, e.created_at`;
+
+/**
+ * Events are visible to $all readers only once every transaction with a smaller id has ended:
+ * rows below the snapshot's xmin can no longer be joined by rows of an older, still open
+ * transaction, so reading in (transaction_id, global_position) order never skips an event.
+ */
+const READ_ALL_SQL = `SELECT ${EVENT_COLUMNS} FROM events e
+  WHERE (e.transaction_id, e.global_position) > ($1::text::xid8, $2::bigint)
+    AND e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+  ORDER BY e.transaction_id, e.global_position
+  LIMIT $3`;
+
+const HEAD_POSITION_SQL = `SELECT e.transaction_id::text AS transaction_id, e.global_position::text AS global_position
+  FROM events e WHERE e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+  ORDER BY e.transaction_id DESC, e.global_position DESC LIMIT 1`;
+
+/** Whether committed events exist that readers cannot see yet (an older transaction is still open). */
+const HIDDEN_EVENTS_SQL = `SELECT EXISTS (SELECT 1 FROM events
+  WHERE transaction_id >= pg_snapshot_xmin(pg_current_snapshot())) AS hidden`;
+
+const READ_STREAM_SQL = `SELECT ${EVENT_COLUMNS} FROM events e
+  WHERE e.stream_name = $1 AND e.stream_revision >= $2
+  ORDER BY e.stream_revision LIMIT $3`;
+
+const APPEND_SQL = `SELECT next_revision::text AS next_revision, commit_position::text AS commit_position,
+  prepare_position::text AS prepare_position
+  FROM es_append($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[], $7)`;
+
+interface EventRow extends QueryResultRow {
+  global_position: string;
+  transaction_id: string;
+  event_id: string;
+  stream_name: string;
+  stream_revision: string;
+  event_type: string;
+  data: Record<string, unknown>;
+  metadata: EventMetadata;
+  created_at: Date;
+}
+
+interface AppendRow extends QueryResultRow {
+  next_revision: string;
+  commit_position: string;
+  prepare_position: string;
+}
+
+/** Anything that runs a query: the pool, or a client inside a caller's transaction. */
+type Queryable = Pick<Pool, 'query'> | Pick<PoolClient, 'query'>;
+
+export class PostgresEventStore implements EventStore {
+  private readonly pollIntervalMs: number;
+  private readonly notify: boolean;
+  private readonly notifyStrategy: 'after-commit' | 'in-transaction';
+  private readonly subscriptionBatchSize: number;
+  /** Fired after this process's own appends commit, and on NOTIFY from other processes. */
+  private readonly appended = new EventEmitter();
+  private readonly subscriptions = new Set<PostgresSubscription>();
+  private listener: PoolClient | null = null;
+  private listenerConnecting: Promise<void> | null = null;
+  private notifyInFlight = false;
+  private notifyPending = false;
+  private closed = false;
+
+  constructor(
+    private readonly pool: Pool,
+    options: PostgresEventStoreOptions = {},
+  ) {
+    this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+    this.notify = options.notify ?? false;
+    this.notifyStrategy = options.notifyStrategy ?? 'after-commit';
+    this.subscriptionBatchSize = options.subscriptionBatchSize ?? DEFAULT_SUBSCRIPTION_BATCH_SIZE;
+    this.appended.setMaxListeners(0);
+  }
+
+  /** Creates the tables and functions; safe to call from several processes booting at once. */
+  static async ensureSchema(pool: Pool): Promise<void> {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [EVENT_STORE_SCHEMA_LOCK_KEY.toString()]);
+      await client.query(EVENT_STORE_SCHEMA_SQL);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async appendToStream(streamName: string, events: NewEvent[], options: AppendOptions): Promise<AppendResult> {
+    const result = await this.appendWith(this.pool, streamName, events, options, true);
+    this.appended.emit('appended');
+    if (this.notify && this.notifyStrategy === 'after-commit') this.scheduleNotify();
+    return result;
+  }
+
+  /**
+   * Appends inside a transaction the caller owns (BEGIN/COMMIT on `client`), e.g. to write events
+   * atomically with other rows. Subscriptions see the events after the commit, on their next poll.
+   */
+  appendToStreamInTransaction(
+    client: PoolClient,
+    streamName: string,
+    events: NewEvent[],
+    options: AppendOptions,
+  ): Promise<AppendResult> {
+    return this.appendWith(client, streamName, events, options, false);
+  }
+
+  async readStream(streamName: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const result = await this.pool.query<EventRow>({
+      name: 'es_read_stream',
+      text: READ_STREAM_SQL,
+      values: [streamName, options.fromRevision ?? 0, options.maxCount ?? null],
+    });
+    return result.rows.map(toRecordedEvent);
+  }
+
+  async readAll(options: ReadAllOptions): Promise<RecordedEvent[]> {
+    const from = options.from ?? START_POSITION;
+    // xid8 has no negative values; 0 is below every real transaction id.
+    const commit = from.commit < 0n ? 0n : from.commit;
+    const result = await this.pool.query<EventRow>({
+      name: 'es_read_all',
+      text: READ_ALL_SQL,
+      values: [commit.toString(), from.prepare.toString(), options.limit],
+    });
+    return result.rows.map(toRecordedEvent);
+  }
+
+  async headPosition(): Promise<Position> {
+    const result = await this.pool.query<{ transaction_id: string; global_position: string }>({
+      name: 'es_head_position',
+      text: HEAD_POSITION_SQL,
+    });
+    const row = result.rows[0];
+    if (row === undefined) return START_POSITION;
+    return { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) };
+  }
+
+  subscribeToAll(options: SubscribeOptions = {}): Subscription {
+    if (this.closed) throw new Error('PostgresEventStore is closed');
+    const subscription = new PostgresSubscription(this, options.from ?? START_POSITION, this.subscriptionBatchSize);
+    this.subscriptions.add(subscription);
+    this.appended.on('appended', subscription.wake);
+    void this.ensureListener();
+    return subscription;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
+    await this.releaseListener();
+    this.appended.removeAllListeners();
+  }
+
+  /** @internal Used by subscriptions. */
+  get idlePollIntervalMs(): number {
+    return this.pollIntervalMs;
+  }
+
+  /** @internal */
+  async hasHiddenEvents(): Promise<boolean> {
+    const result = await this.pool.query<{ hidden: boolean }>({ name: 'es_hidden_events', text: HIDDEN_EVENTS_SQL });
+    return result.rows[0]?.hidden === true;
+  }
+
+  /** @internal Releases the LISTEN connection once no subscription is left. */
+  async subscriptionEnded(subscription: PostgresSubscription): Promise<void> {
+    this.appended.off('appended', subscription.wake);
+    this.subscriptions.delete(subscription);
+    if (this.subscriptions.size === 0) await this.releaseListener();
+  }
+
+  /** @internal Re-establishes LISTEN after a lost connection; cheap when already listening. */
+  ensureListener(): Promise<void> {
+    if (!this.notify || this.closed || this.listener !== null || this.subscriptions.size === 0) return Promise.resolve();
+    this.listenerConnecting ??= this.connectListener().finally(() => {
+      this.listenerConnecting = null;
+    });
+    return this.listenerConnecting;
+  }
+
+  private async connectListener(): Promise<void> {
+    let client: PoolClient | null = null;
+    try {
+      client = await this.pool.connect();
+      const listening = client;
+      listening.on('notification', () => this.appended.emit('appended'));
+      listening.on('error', () => {
+        // The poll fallback keeps subscriptions going; the next idle cycle reconnects.
+        if (this.listener === listening) this.listener = null;
+        listening.release(true);
+      });
+      await listening.query(`LISTEN ${EVENT_STORE_NOTIFY_CHANNEL}`);
+      if (this.closed || this.subscriptions.size === 0) {
+        listening.release(true);
+        return;
+      }
+      this.listener = listening;
+    } catch {
+      client?.release(true);
+    }
+  }
+
+  private async releaseListener(): Promise<void> {
+    await this.listenerConnecting;
+    const listener = this.listener;
+    this.listener = null;
+    if (listener === null) return;
+    listener.removeAllListeners('notification');
+    // Destroy rather than UNLISTEN and reuse: the pool must not hand out a connection still listening.
+    listener.release(true);
+  }
+
+  /** Coalesces NOTIFYs: at most one in flight and one queued, whatever the append rate. */
+  private scheduleNotify(): void {
+    if (this.notifyInFlight) {
+      this.notifyPending = true;
+      return;
+    }
+    this.notifyInFlight = true;
+    this.pool
+      .query({ name: 'es_notify', text: "SELECT pg_notify($1, '')", values: [EVENT_STORE_NOTIFY_CHANNEL] })
+      .catch(() => undefined)
+      .finally(() => {
+        this.notifyInFlight = false;
+        if (this.notifyPending) {
+          this.notifyPending = false;
+          this.scheduleNotify();
+        }
+      });
+  }
+
+  private async appendWith(
+    queryable: Queryable,
+    streamName: string,
+    events: NewEvent[],
+    options: AppendOptions,
+    retryOnDuplicateId: boolean,
+  ): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('appendToStream needs at least one event');
+    const notifyChannel = this.notify && this.notifyStrategy === 'in-transaction' ? EVENT_STORE_NOTIFY_CHANNEL : null;
+    const values = [
+      streamName,
+      encodeExpectedRevision(options.expectedRevision),
+      events.map((event) => event.id),
+      events.map((event) => event.type),
+      events.map((event) => JSON.stringify(event.data)),
+      events.map((event) => JSON.stringify(event.metadata)),
+      notifyChannel,
+    ];
+    try {
+      const result = await queryable.query<AppendRow>({ name: 'es_append', text: APPEND_SQL, values });
+      const row = result.rows[0];
+      return {
+        nextExpectedRevision: Number(row.next_revision),
+        position: { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) },
+      };
+    } catch (error) {
+      if (isPgError(error, WRONG_EXPECTED_REVISION_SQLSTATE)) {
+        throw new ConcurrencyError(streamName, options.expectedRevision, decodeActualRevision(error.detail));
+      }
+      if (isPgError(error, UNIQUE_VIOLATION_SQLSTATE) && error.constraint === 'events_event_id_key') {
+        // A concurrent identical retry stored the batch first: running again recognises it (or conflicts).
+        if (retryOnDuplicateId) return this.appendWith(queryable, streamName, events, options, false);
+        throw new ConcurrencyError(streamName, options.expectedRevision, await this.currentRevision(streamName));
+      }
+      throw error;
+    }
+  }
+
+  private async currentRevision(streamName: string): Promise<number | 'no_stream'> {
+    const result = await this.pool.query<{ revision: string }>(
+      'SELECT revision::text AS revision FROM event_streams WHERE stream_name = $1',
+      [streamName],
+    );
+    const row = result.rows[0];
+    return row === undefined ? 'no_stream' : Number(row.revision);
+  }
+}
+
+/**
+ * Catch-up subscription: reads $all in batches, and when caught up waits for a wake-up (own
+ * appends, NOTIFY) or the poll interval. When committed events are hidden behind an older open
+ * transaction it retries after a few milliseconds instead of a full poll interval.
+ */
+class PostgresSubscription implements Subscription {
+  private stopped = false;
+  private iterating = false;
+  private wakePending = false;
+  private wakeWaiter: (() => void) | null = null;
+  private inFlight: Promise<unknown> | null = null;
+  /** Wake-up callback, fired after appends and NOTIFYs. */
+  readonly wake = (): void => {
+    this.wakePending = true;
+    const waiter = this.wakeWaiter;
+    this.wakeWaiter = null;
+    waiter?.();
+  };
+
+  constructor(
+    private readonly store: PostgresEventStore,
+    private position: Position,
+    private readonly batchSize: number,
+  ) {}
+
+  async *[Symbol.asyncIterator](): AsyncIterator<RecordedEvent> {
+    if (this.iterating) throw new Error('A subscription can be iterated only once');
+    this.iterating = true;
+    let hiddenRetryMs = HIDDEN_EVENTS_FIRST_RETRY_MS;
+    try {
+      while (!this.stopped) {
+        this.wakePending = false;
+        const batch = await this.track(this.store.readAll({ from: this.position, limit: this.batchSize }));
+        for (const event of batch) {
+          if (this.stopped) return;
+          this.position = event.position;
+          yield event;
+        }
+        if (batch.length === this.batchSize) continue;
+        if (batch.length > 0) hiddenRetryMs = HIDDEN_EVENTS_FIRST_RETRY_MS;
+        if (this.stopped) return;
+        void this.store.ensureListener();
+        const hidden = await this.track(this.store.hasHiddenEvents());
+        if (hidden) {
+          await this.waitForWake(hiddenRetryMs);
+          hiddenRetryMs = Math.min(hiddenRetryMs * 2, this.store.idlePollIntervalMs);
+        } else {
+          hiddenRetryMs = HIDDEN_EVENTS_FIRST_RETRY_MS;
+          await this.waitForWake(this.store.idlePollIntervalMs);
+        }
+      }
+    } finally {
+      this.stopped = true;
+      await this.store.subscriptionEnded(this);
+    }
+  }
+
+  /** Ends iteration at the next step; the consumer's pending `next()` resolves with done. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake();
+    await this.inFlight?.catch(() => undefined);
+    await this.store.subscriptionEnded(this);
+  }
+
+  private track<T>(promise: Promise<T>): Promise<T> {
+    this.inFlight = promise;
+    return promise;
+  }
+
+  private waitForWake(timeoutMs: number): Promise<void> {
+    if (this.wakePending || this.stopped) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.wakeWaiter = null;
+        resolve();
+      }, timeoutMs);
+      this.wakeWaiter = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+}
+
+function encodeExpectedRevision(expected: ExpectedRevision): number {
+  switch (expected) {
+    case 'no_stream':
+      return EXPECTED_NO_STREAM;
+    case 'any':
+      return EXPECTED_ANY;
+    case 'stream_exists':
+      return EXPECTED_STREAM_EXISTS;
+    default:
+      if (!Number.isSafeInteger(expected) || expected < 0) throw new Error(`Invalid expected revision ${expected}`);
+      return expected;
+  }
+}
+
+function decodeActualRevision(detail: string | undefined): number | 'no_stream' {
+  const revision = Number(detail ?? '-1');
+  return revision < 0 || Number.isNaN(revision) ? 'no_stream' : revision;
+}
+
+interface PgError extends Error {
+  code: string;
+  detail?: string;
+  constraint?: string;
+}
+
+function isPgError(error: unknown, code: string): error is PgError {
+  return error instanceof Error && (error as Partial<PgError>).code === code;
+}
+
+function toRecordedEvent(row: EventRow): RecordedEvent {
+  return {
+    id: row.event_id,
+    type: row.event_type,
+    data: row.data,
+    metadata: row.metadata,
+    streamName: row.stream_name,
+    revision: Number(row.stream_revision),
+    position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
+    createdAt: row.created_at,
+  };
+}

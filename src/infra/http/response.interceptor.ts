@@ -1,0 +1,96 @@
+import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request, Response } from 'express';
+import { Observable, from, mergeMap } from 'rxjs';
+import { DomainError } from '../domain/domain-error';
+import { logger } from '../logger';
+import { currentContext } from '../request-context';
+import { READ_MODEL_WAITER, ReadModelWaiter } from '../projections/read-model-waiter';
+import { ApiError, IdempotentReplay } from './api-error';
+import { HttpResult } from './http-result';
+import { IdempotencyHandle, IdempotencyService, requestFingerprint } from './idempotency.service';
+import { IDEMPOTENT_ROUTE } from './route-metadata';
+
+/** Upper bound on the read-your-writes wait: past it the answer goes out anyway. */
+const READ_YOUR_WRITES_TIMEOUT_MS = 5000;
+const UUID_FORM = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+type IdempotentRequest = Request & { idempotency?: IdempotencyHandle };
+
+/**
+ * Around every handler: Idempotency-Key begin/replay/complete, read-your-writes (wait until the
+ * read models include this request's events), and HttpResult unwrapping (status and headers).
+ */
+@Injectable()
+export class ResponseInterceptor implements NestInterceptor {
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(IdempotencyService) private readonly idempotency: IdempotencyService,
+    @Inject(READ_MODEL_WAITER) private readonly waiter: ReadModelWaiter,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const request = context.switchToHttp().getRequest<IdempotentRequest>();
+    const response = context.switchToHttp().getResponse<Response>();
+    const idempotent = this.reflector.get<boolean>(IDEMPOTENT_ROUTE, context.getHandler()) === true;
+    const defaultStatus =
+      this.reflector.get<number>('__httpCode__', context.getHandler()) ?? (request.method === 'POST' ? 201 : 200);
+
+    return from(this.beginIdempotency(request, idempotent)).pipe(
+      mergeMap(() => next.handle()),
+      mergeMap(async (value: unknown) => {
+        const result = value instanceof HttpResult ? value : new HttpResult(defaultStatus, value);
+        const requestContext = currentContext();
+        if (requestContext?.lastPosition) {
+          const reached = await this.waiter.waitFor(requestContext.lastPosition, READ_YOUR_WRITES_TIMEOUT_MS);
+          if (!reached) logger.warn('read models lag behind this write', { path: request.path });
+        }
+        response.status(result.status);
+        for (const [name, headerValue] of Object.entries(result.headers)) response.setHeader(name, headerValue);
+        const handle = request.idempotency;
+        if (handle) {
+          request.idempotency = undefined;
+          const text = result.body === undefined ? '' : JSON.stringify(result.body);
+          await this.idempotency.complete(handle, result.status, result.headers, text);
+        }
+        return result.body;
+      }),
+    );
+  }
+
+  private async beginIdempotency(request: IdempotentRequest, idempotent: boolean): Promise<void> {
+    const key = request.headers['idempotency-key'];
+    if (!idempotent || key === undefined) return;
+    const platformId = currentContext()?.platformId;
+    if (!platformId) return;
+    if (typeof key !== 'string' || !UUID_FORM.test(key)) {
+      throw new DomainError('INVALID_INPUT', 'Idempotency-Key must be a UUID', {
+        errors: [{ field: 'Idempotency-Key', constraint: 'FORMAT', message: 'Idempotency-Key must be a UUID' }],
+      });
+    }
+    const signature = request.headers['service-wallet-signature'];
+    const fingerprint = requestFingerprint(request.method, request.path, request.body, typeof signature === 'string' ? signature : '');
+    const outcome = await this.idempotency.begin(platformId, key, fingerprint);
+    switch (outcome.kind) {
+      case 'proceed': {
+        request.idempotency = { platformId, key };
+        const context = currentContext();
+        if (context) context.idempotencyKey = key;
+        return;
+      }
+      case 'replay':
+        throw new IdempotentReplay(outcome.status, outcome.headers, outcome.body);
+      case 'mismatch':
+        throw new DomainError('CONFLICT', 'This Idempotency-Key was used for a different request', {
+          reason: 'IDEMPOTENCY_KEY_REUSED',
+        });
+      case 'in_progress':
+        throw new ApiError(
+          'CONFLICT',
+          'A request with this Idempotency-Key is still being processed',
+          { reason: 'IDEMPOTENCY_KEY_IN_PROGRESS' },
+          { 'Retry-After': '1' },
+        );
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown } from '@nestjs/common';
+import { Pool } from 'pg';
+import { ALL_PROJECTIONS } from '../../projections';
+import { APP_CONFIG, AppConfig } from './config';
+import { KEY_VAULT, KeyVault } from './crypto/key-vault';
+import { EVENT_STORE, EventStore } from './event-store/event-store.port';
+import { EventStoreService } from './event-store/event-store.service';
+import { IdempotencyService } from './http/idempotency.service';
+import { PG_POOL } from './postgres/pool';
+import { ProjectionRunner } from './projections/projection-runner';
+import { Reactor } from './projections/projection';
+import { PollingReadModelWaiter, READ_MODEL_WAITER, RunnerReadModelWaiter } from './projections/read-model-waiter';
+import { QUEUE_SERVICE, QueueService } from './queue/queue.service';
+
+/** What the process built before Nest starts (pool, event store, keys), handed to the module. */
+export interface InfraRuntime {
+  config: AppConfig;
+  pool: Pool;
+  eventStore: EventStore;
+  masterKey: Buffer;
+}
+
+/**
+ * Reactors register here from their modules' onModuleInit; the runner starts them at bootstrap
+ * when this process runs the projector role.
+ */
+@Injectable()
+export class ReactorRegistry {
+  readonly reactors: Reactor[] = [];
+  register(reactor: Reactor): void {
+    if (this.reactors.some((existing) => existing.name === reactor.name)) return;
+    this.reactors.push(reactor);
+  }
+}
+
+@Injectable()
+export class InfraLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(PG_POOL) private readonly pool: Pool,
+    @Inject(EVENT_STORE) private readonly eventStore: EventStore,
+    @Inject(QUEUE_SERVICE) private readonly queues: QueueService,
+    private readonly runner: ProjectionRunner,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.config.roles.has('projector')) {
+      await this.runner.prepare();
+      await this.runner.start();
+    }
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.runner.stop();
+    await this.queues.close();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.eventStore.close().catch(() => undefined);
+    await this.pool.end().catch(() => undefined);
+  }
+}
+
+@Global()
+@Module({})
+export class InfraModule {
+  static forRoot(runtime: InfraRuntime): DynamicModule {
+    return {
+      module: InfraModule,
+      providers: [
+        { provide: APP_CONFIG, useValue: runtime.config },
+        { provide: PG_POOL, useValue: runtime.pool },
+        { provide: EVENT_STORE, useValue: runtime.eventStore },
+        { provide: EventStoreService, useValue: new EventStoreService(runtime.eventStore) },
+        { provide: IdempotencyService, useValue: new IdempotencyService(runtime.pool) },
+        { provide: KEY_VAULT, useValue: new KeyVault(runtime.pool, runtime.masterKey) },
+        {
+          provide: QUEUE_SERVICE,
+          useValue: new QueueService(runtime.config.redisUrl, runtime.config.queuePrefix, runtime.config.roles.has('worker')),
+        },
+        ReactorRegistry,
+        {
+          provide: ProjectionRunner,
+          inject: [EventStoreService, ReactorRegistry],
+          useFactory: (events: EventStoreService, registry: ReactorRegistry) =>
+            new ProjectionRunner(runtime.pool, events, ALL_PROJECTIONS, registry.reactors),
+        },
+        {
+          provide: READ_MODEL_WAITER,
+          inject: [ProjectionRunner],
+          useFactory: (runner: ProjectionRunner) =>
+            runtime.config.roles.has('projector') ? new RunnerReadModelWaiter(runner) : new PollingReadModelWaiter(runtime.pool),
+        },
+        InfraLifecycle,
+      ],
+      exports: [
+        APP_CONFIG, PG_POOL, EVENT_STORE, EventStoreService, IdempotencyService, KEY_VAULT, QUEUE_SERVICE,
+        ReactorRegistry, ProjectionRunner, READ_MODEL_WAITER,
+      ],
+    };
+  }
+}

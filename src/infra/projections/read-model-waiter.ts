@@ -1,0 +1,41 @@
+import { Pool } from 'pg';
+import { Position, comparePositions } from '../event-store/event-store.port';
+import { ProjectionRunner } from './projection-runner';
+
+export const READ_MODEL_WAITER = Symbol('READ_MODEL_WAITER');
+
+/** Read-your-writes: a state-changing request answers once the read models hold its events. */
+export interface ReadModelWaiter {
+  waitFor(position: Position, timeoutMs: number): Promise<boolean>;
+}
+
+/** In-process projector: wait on its progress. */
+export class RunnerReadModelWaiter implements ReadModelWaiter {
+  constructor(private readonly runner: ProjectionRunner) {}
+  waitFor(position: Position, timeoutMs: number): Promise<boolean> {
+    return this.runner.waitForPosition(position, timeoutMs);
+  }
+}
+
+/** API process without a projector: poll the checkpoints the projector commits. */
+export class PollingReadModelWaiter implements ReadModelWaiter {
+  constructor(
+    private readonly pool: Pool,
+    private readonly pollIntervalMs = 5,
+  ) {}
+
+  async waitFor(position: Position, timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const result = await this.pool.query(
+        `SELECT commit_position::text AS c, prepare_position::text AS p FROM projection_checkpoints
+          WHERE kind = 'projection' ORDER BY commit_position, prepare_position LIMIT 1`,
+      );
+      const row = result.rows[0];
+      if (!row) return true;
+      if (comparePositions({ commit: BigInt(row.c), prepare: BigInt(row.p) }, position) >= 0) return true;
+      if (Date.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, this.pollIntervalMs));
+    }
+  }
+}

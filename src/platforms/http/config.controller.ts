@@ -1,0 +1,108 @@
+import { Body, Controller, Get, HttpCode, Inject, Patch, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import { APP_CONFIG, AppConfig } from '../../infra/config';
+import { FieldError } from '../../infra/domain/domain-error';
+import { EventStoreService } from '../../infra/event-store/event-store.service';
+import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
+import { throwIfAny, validateBody } from '../../infra/http/validation';
+import { streamNameFor } from '../../infra/ids';
+import { platformDecider } from '../domain/platform/platform.decider';
+import { PlatformConfig } from '../domain/platform/platform.events';
+import { PlatformConfigQuery, PlatformConfigView } from '../queries/platform-config.query';
+import { checkWebhookEndpoint } from '../webhook-endpoint-policy';
+import { UpdateConfigDto } from './config.dto';
+
+type PlatformRequest = Request & { platform: AuthenticatedPlatform };
+
+@Controller('config')
+export class ConfigController {
+  constructor(
+    private readonly events: EventStoreService,
+    private readonly query: PlatformConfigQuery,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  async get(@Req() request: PlatformRequest): Promise<PlatformConfigView> {
+    return this.query.get(request.platform.platformId);
+  }
+
+  @Patch()
+  @HttpCode(200)
+  async update(@Req() request: PlatformRequest, @Body() body: unknown): Promise<PlatformConfigView> {
+    const dto = validateBody(UpdateConfigDto, body);
+    throwIfAny(this.semanticErrors(dto));
+    const changes: Partial<PlatformConfig> = {};
+    if (dto.webhookEndpoint !== undefined) changes.webhookEndpoint = dto.webhookEndpoint;
+    if (dto.supportedCurrencies) {
+      changes.supportedCurrencies = dto.supportedCurrencies.map((entry) => ({
+        currencyCode: entry.currencyCode,
+        minAmount: entry.minAmount ?? 1,
+        maxAmount: entry.maxAmount ?? 9_000_000_000_000_000,
+        requiredCounterpartyFields: entry.requiredCounterpartyFields ?? [],
+      }));
+    }
+    if (dto.feeConfigs) {
+      changes.feeConfigs = dto.feeConfigs.map((entry) => ({
+        currencyCode: entry.currencyCode,
+        fixedFee: entry.fixedFee,
+        variableFeeRate: entry.variableFeeRate,
+      }));
+    }
+    if (dto.embeddedWalletConfig) {
+      changes.embeddedWalletConfig = {
+        rpId: dto.embeddedWalletConfig.rpId,
+        allowedOrigins: dto.embeddedWalletConfig.allowedOrigins,
+      };
+    }
+    const platformId = request.platform.platformId;
+    await this.events.handle(streamNameFor(platformId), platformDecider, {
+      type: 'UpdatePlatformConfig',
+      changes,
+      now: new Date().toISOString(),
+    });
+    return this.query.get(platformId);
+  }
+
+  private semanticErrors(dto: UpdateConfigDto): FieldError[] {
+    const errors: FieldError[] = [];
+    if (typeof dto.webhookEndpoint === 'string') {
+      const problem = checkWebhookEndpoint(dto.webhookEndpoint, this.config.mode);
+      if (problem) errors.push(problem);
+    }
+    const seen = new Set<string>();
+    dto.supportedCurrencies?.forEach((entry, index) => {
+      if (seen.has(entry.currencyCode)) {
+        errors.push({ field: `supportedCurrencies.${index}.currencyCode`, constraint: 'FORMAT', message: `${entry.currencyCode} is listed twice` });
+      }
+      seen.add(entry.currencyCode);
+      if (entry.minAmount !== undefined && entry.maxAmount !== undefined && entry.minAmount > entry.maxAmount) {
+        errors.push({ field: `supportedCurrencies.${index}.minAmount`, constraint: 'MAX', message: 'minAmount must not exceed maxAmount' });
+      }
+    });
+    const feeCurrencies = new Set<string>();
+    dto.feeConfigs?.forEach((entry, index) => {
+      if (feeCurrencies.has(entry.currencyCode)) {
+        errors.push({ field: `feeConfigs.${index}.currencyCode`, constraint: 'FORMAT', message: `${entry.currencyCode} is listed twice` });
+      }
+      feeCurrencies.add(entry.currencyCode);
+    });
+    dto.embeddedWalletConfig?.allowedOrigins.forEach((origin, index) => {
+      let valid = false;
+      try {
+        const url = new URL(origin);
+        valid = (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === origin;
+      } catch {
+        valid = false;
+      }
+      if (!valid) {
+        errors.push({
+          field: `embeddedWalletConfig.allowedOrigins.${index}`,
+          constraint: 'FORMAT',
+          message: 'Each origin must be a scheme://host[:port] origin without a path',
+        });
+      }
+    });
+    return errors;
+  }
+}
