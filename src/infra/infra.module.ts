@@ -11,6 +11,7 @@ import { ProjectionRunner } from './projections/projection-runner';
 import { Reactor } from './projections/projection';
 import { PollingReadModelWaiter, READ_MODEL_WAITER, RunnerReadModelWaiter } from './projections/read-model-waiter';
 import { QUEUE_SERVICE, QueueService } from './queue/queue.service';
+import { TaskScheduler } from './queue/task-scheduler';
 
 /** What the process built before Nest starts (pool, event store, keys), handed to the module. */
 export interface InfraRuntime {
@@ -41,13 +42,16 @@ export class InfraLifecycle implements OnApplicationBootstrap, BeforeApplication
     @Inject(EVENT_STORE) private readonly eventStore: EventStore,
     @Inject(QUEUE_SERVICE) private readonly queues: QueueService,
     private readonly runner: ProjectionRunner,
+    private readonly tasks: TaskScheduler,
   ) {}
 
+  /** After every module's onModuleInit, so all reactors and task handlers are registered. */
   async onApplicationBootstrap(): Promise<void> {
     if (this.config.roles.has('projector')) {
       await this.runner.prepare();
       await this.runner.start();
     }
+    this.tasks.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -79,6 +83,7 @@ export class InfraModule {
           useValue: new QueueService(runtime.config.redisUrl, runtime.config.queuePrefix, runtime.config.roles.has('worker')),
         },
         ReactorRegistry,
+        { provide: TaskScheduler, inject: [QUEUE_SERVICE], useFactory: (queues: QueueService) => new TaskScheduler(queues) },
         {
           provide: ProjectionRunner,
           inject: [EventStoreService, ReactorRegistry],
@@ -95,7 +100,7 @@ export class InfraModule {
       ],
       exports: [
         APP_CONFIG, PG_POOL, EVENT_STORE, EventStoreService, IdempotencyService, KEY_VAULT, QUEUE_SERVICE,
-        ReactorRegistry, ProjectionRunner, READ_MODEL_WAITER,
+        ReactorRegistry, ProjectionRunner, READ_MODEL_WAITER, TaskScheduler,
       ],
     };
   }

@@ -87,7 +87,9 @@ export class HttpErrorFilter implements ExceptionFilter {
         return { body: { status: 404, code: 'NOT_FOUND', message: `No route ${request.method} ${request.path}` }, headers: {} };
       }
       if (status === 400) {
-        return { body: { status: 400, code: 'INVALID_INPUT', message: 'The request is malformed' }, headers: {} };
+        // Nest rethrows the JSON body parser's SyntaxError as a BadRequestException.
+        const message = /JSON/.test(exception.message) ? 'The request body is not valid JSON' : 'The request is malformed';
+        return { body: { status: 400, code: 'INVALID_INPUT', message }, headers: {} };
       }
       if (status === 413) {
         return { body: { status: 400, code: 'INVALID_INPUT', message: 'The request body is too large' }, headers: {} };

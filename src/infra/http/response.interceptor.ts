@@ -3,16 +3,13 @@ import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { Observable, from, mergeMap } from 'rxjs';
 import { DomainError } from '../domain/domain-error';
-import { logger } from '../logger';
 import { currentContext } from '../request-context';
-import { READ_MODEL_WAITER, ReadModelWaiter } from '../projections/read-model-waiter';
+import { READ_MODEL_WAITER, ReadModelWaiter, awaitOwnWrites } from '../projections/read-model-waiter';
 import { ApiError, IdempotentReplay } from './api-error';
 import { HttpResult } from './http-result';
 import { IdempotencyHandle, IdempotencyService, requestFingerprint } from './idempotency.service';
 import { IDEMPOTENT_ROUTE } from './route-metadata';
 
-/** Upper bound on the read-your-writes wait: past it the answer goes out anyway. */
-const READ_YOUR_WRITES_TIMEOUT_MS = 5000;
 const UUID_FORM = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 type IdempotentRequest = Request & { idempotency?: IdempotencyHandle };
@@ -40,11 +37,7 @@ export class ResponseInterceptor implements NestInterceptor {
       mergeMap(() => next.handle()),
       mergeMap(async (value: unknown) => {
         const result = value instanceof HttpResult ? value : new HttpResult(defaultStatus, value);
-        const requestContext = currentContext();
-        if (requestContext?.lastPosition) {
-          const reached = await this.waiter.waitFor(requestContext.lastPosition, READ_YOUR_WRITES_TIMEOUT_MS);
-          if (!reached) logger.warn('read models lag behind this write', { path: request.path });
-        }
+        await awaitOwnWrites(this.waiter);
         response.status(result.status);
         for (const [name, headerValue] of Object.entries(result.headers)) response.setHeader(name, headerValue);
         const handle = request.idempotency;

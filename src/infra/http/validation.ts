@@ -8,10 +8,22 @@ import { FieldConstraint, FieldError, ValidationError } from '../domain/domain-e
  * class-validator decorators; required fields carry @IsDefined(), optional ones @IsOptional().
  */
 export function validateBody<T extends object>(dtoClass: new () => T, body: unknown, pathPrefix = ''): T {
+  const { value, errors } = checkBody(dtoClass, body, pathPrefix);
+  throwIfAny(errors);
+  return value;
+}
+
+/**
+ * Like validateBody, but returns the field errors instead of throwing, so a handler can add its
+ * own semantic checks (on fields without a shape error) and answer every bad field at once.
+ * `value` holds the body as given when it has errors: read it defensively.
+ */
+export function checkBody<T extends object>(dtoClass: new () => T, body: unknown, pathPrefix = ''): { value: T; errors: FieldError[] } {
   if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new ValidationError([
-      { field: pathPrefix || 'body', constraint: 'TYPE', message: 'Expected a JSON object' },
-    ]);
+    return {
+      value: new dtoClass(),
+      errors: [{ field: pathPrefix || 'body', constraint: 'TYPE', message: 'Expected a JSON object' }],
+    };
   }
   const instance = plainToInstance(dtoClass, body, { enableImplicitConversion: false });
   const errors = validateSync(instance, {
@@ -20,9 +32,12 @@ export function validateBody<T extends object>(dtoClass: new () => T, body: unkn
     forbidUnknownValues: false,
     validationError: { target: false, value: true },
   });
-  const fieldErrors = flattenErrors(errors, pathPrefix);
-  if (fieldErrors.length > 0) throw new ValidationError(fieldErrors);
-  return instance;
+  return { value: instance, errors: flattenErrors(errors, pathPrefix) };
+}
+
+/** Whether `errors` already has an entry for `field` or one of its children. */
+export function hasErrorAt(errors: FieldError[], field: string): boolean {
+  return errors.some((error) => error.field === field || error.field.startsWith(`${field}.`));
 }
 
 /**

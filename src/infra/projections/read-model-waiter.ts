@@ -1,12 +1,29 @@
 import { Pool } from 'pg';
 import { Position, comparePositions } from '../event-store/event-store.port';
+import { logger } from '../logger';
+import { currentContext } from '../request-context';
 import { ProjectionRunner } from './projection-runner';
 
 export const READ_MODEL_WAITER = Symbol('READ_MODEL_WAITER');
 
+/** Upper bound on a read-your-writes wait: past it the answer goes out anyway (and is logged). */
+export const READ_YOUR_WRITES_TIMEOUT_MS = 5000;
+
 /** Read-your-writes: a state-changing request answers once the read models hold its events. */
 export interface ReadModelWaiter {
   waitFor(position: Position, timeoutMs: number): Promise<boolean>;
+}
+
+/**
+ * Waits until the read models include every event this request (or job) appended so far. Call it
+ * between a write and a read-model query in the same handler; the response interceptor calls it
+ * again before answering, which is then free.
+ */
+export async function awaitOwnWrites(waiter: ReadModelWaiter, timeoutMs = READ_YOUR_WRITES_TIMEOUT_MS): Promise<void> {
+  const position = currentContext()?.lastPosition;
+  if (!position) return;
+  const reached = await waiter.waitFor(position, timeoutMs);
+  if (!reached) logger.warn('read models lag behind this write', { waitedMs: timeoutMs });
 }
 
 /** In-process projector: wait on its progress. */

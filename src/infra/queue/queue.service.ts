@@ -11,6 +11,8 @@ export const QUEUE_SERVICE = Symbol('QUEUE_SERVICE');
 export class QueueService {
   private readonly queues = new Map<string, Queue>();
   private readonly workers: Worker[] = [];
+  /** Blocking connections of the workers (BullMQ does not close connections it is given). */
+  private readonly workerConnections: Redis[] = [];
   private readonly connection: Redis;
 
   constructor(
@@ -42,8 +44,11 @@ export class QueueService {
   /** Registers a worker when this process runs the worker role; otherwise does nothing. */
   worker<T>(name: string, processor: Processor<T>, options: Partial<WorkerOptions> = {}): Worker<T> | null {
     if (!this.workersEnabled) return null;
+    const connection = new IORedis(this.redisUrl, { maxRetriesPerRequest: null, enableReadyCheck: false });
+    connection.on('error', (error) => logger.warn('redis worker connection error', { error: String(error) }));
+    this.workerConnections.push(connection);
     const worker = new Worker<T>(name, processor, {
-      connection: new IORedis(this.redisUrl, { maxRetriesPerRequest: null, enableReadyCheck: false }),
+      connection,
       prefix: this.prefix,
       concurrency: 16,
       ...options,
@@ -67,6 +72,7 @@ export class QueueService {
   async close(): Promise<void> {
     await Promise.allSettled(this.workers.map((worker) => worker.close()));
     await Promise.allSettled([...this.queues.values()].map((queue) => queue.close()));
+    for (const connection of this.workerConnections) connection.disconnect();
     this.connection.disconnect();
   }
 }

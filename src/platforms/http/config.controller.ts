@@ -4,8 +4,9 @@ import { APP_CONFIG, AppConfig } from '../../infra/config';
 import { FieldError } from '../../infra/domain/domain-error';
 import { EventStoreService } from '../../infra/event-store/event-store.service';
 import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
-import { throwIfAny, validateBody } from '../../infra/http/validation';
+import { checkBody, hasErrorAt, throwIfAny } from '../../infra/http/validation';
 import { streamNameFor } from '../../infra/ids';
+import { READ_MODEL_WAITER, ReadModelWaiter, awaitOwnWrites } from '../../infra/projections/read-model-waiter';
 import { platformDecider } from '../domain/platform/platform.decider';
 import { PlatformConfig } from '../domain/platform/platform.events';
 import { PlatformConfigQuery, PlatformConfigView } from '../queries/platform-config.query';
@@ -20,6 +21,7 @@ export class ConfigController {
     private readonly events: EventStoreService,
     private readonly query: PlatformConfigQuery,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(READ_MODEL_WAITER) private readonly waiter: ReadModelWaiter,
   ) {}
 
   @Get()
@@ -30,8 +32,8 @@ export class ConfigController {
   @Patch()
   @HttpCode(200)
   async update(@Req() request: PlatformRequest, @Body() body: unknown): Promise<PlatformConfigView> {
-    const dto = validateBody(UpdateConfigDto, body);
-    throwIfAny(this.semanticErrors(dto));
+    const { value: dto, errors } = checkBody(UpdateConfigDto, body);
+    throwIfAny([...errors, ...this.semanticErrors(dto, errors)]);
     const changes: Partial<PlatformConfig> = {};
     if (dto.webhookEndpoint !== undefined) changes.webhookEndpoint = dto.webhookEndpoint;
     if (dto.supportedCurrencies) {
@@ -61,48 +63,58 @@ export class ConfigController {
       changes,
       now: new Date().toISOString(),
     });
+    await awaitOwnWrites(this.waiter);
     return this.query.get(platformId);
   }
 
-  private semanticErrors(dto: UpdateConfigDto): FieldError[] {
+  /** Checks beyond the DTO's shape, on the fields whose shape is right. */
+  private semanticErrors(dto: UpdateConfigDto, shapeErrors: FieldError[]): FieldError[] {
     const errors: FieldError[] = [];
-    if (typeof dto.webhookEndpoint === 'string') {
+    if (typeof dto.webhookEndpoint === 'string' && !hasErrorAt(shapeErrors, 'webhookEndpoint')) {
       const problem = checkWebhookEndpoint(dto.webhookEndpoint, this.config.mode);
       if (problem) errors.push(problem);
     }
-    const seen = new Set<string>();
-    dto.supportedCurrencies?.forEach((entry, index) => {
-      if (seen.has(entry.currencyCode)) {
-        errors.push({ field: `supportedCurrencies.${index}.currencyCode`, constraint: 'FORMAT', message: `${entry.currencyCode} is listed twice` });
-      }
-      seen.add(entry.currencyCode);
-      if (entry.minAmount !== undefined && entry.maxAmount !== undefined && entry.minAmount > entry.maxAmount) {
-        errors.push({ field: `supportedCurrencies.${index}.minAmount`, constraint: 'MAX', message: 'minAmount must not exceed maxAmount' });
-      }
-    });
-    const feeCurrencies = new Set<string>();
-    dto.feeConfigs?.forEach((entry, index) => {
-      if (feeCurrencies.has(entry.currencyCode)) {
-        errors.push({ field: `feeConfigs.${index}.currencyCode`, constraint: 'FORMAT', message: `${entry.currencyCode} is listed twice` });
-      }
-      feeCurrencies.add(entry.currencyCode);
-    });
-    dto.embeddedWalletConfig?.allowedOrigins.forEach((origin, index) => {
-      let valid = false;
-      try {
-        const url = new URL(origin);
-        valid = (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === origin;
-      } catch {
-        valid = false;
-      }
-      if (!valid) {
-        errors.push({
-          field: `embeddedWalletConfig.allowedOrigins.${index}`,
-          constraint: 'FORMAT',
-          message: 'Each origin must be a scheme://host[:port] origin without a path',
-        });
-      }
-    });
+    if (Array.isArray(dto.supportedCurrencies) && !hasErrorAt(shapeErrors, 'supportedCurrencies')) {
+      const seen = new Set<string>();
+      dto.supportedCurrencies.forEach((entry, index) => {
+        if (seen.has(entry.currencyCode)) {
+          errors.push({ field: `supportedCurrencies.${index}.currencyCode`, constraint: 'FORMAT', message: `${entry.currencyCode} is listed twice` });
+        }
+        seen.add(entry.currencyCode);
+        if (entry.minAmount !== undefined && entry.maxAmount !== undefined && entry.minAmount > entry.maxAmount) {
+          errors.push({ field: `supportedCurrencies.${index}.minAmount`, constraint: 'MAX', message: 'minAmount must not exceed maxAmount' });
+        }
+      });
+    }
+    if (Array.isArray(dto.feeConfigs) && !hasErrorAt(shapeErrors, 'feeConfigs')) {
+      const feeCurrencies = new Set<string>();
+      dto.feeConfigs.forEach((entry, index) => {
+        if (feeCurrencies.has(entry.currencyCode)) {
+          errors.push({ field: `feeConfigs.${index}.currencyCode`, constraint: 'FORMAT', message: `${entry.currencyCode} is listed twice` });
+        }
+        feeCurrencies.add(entry.currencyCode);
+      });
+    }
+    if (Array.isArray(dto.embeddedWalletConfig?.allowedOrigins) && !hasErrorAt(shapeErrors, 'embeddedWalletConfig.allowedOrigins')) {
+      dto.embeddedWalletConfig.allowedOrigins.forEach((origin, index) => {
+        if (!isOrigin(origin)) {
+          errors.push({
+            field: `embeddedWalletConfig.allowedOrigins.${index}`,
+            constraint: 'FORMAT',
+            message: 'Each origin must be a scheme://host[:port] origin without a path',
+          });
+        }
+      });
+    }
     return errors;
+  }
+}
+
+function isOrigin(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === text;
+  } catch {
+    return false;
   }
 }

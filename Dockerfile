@@ -1,0 +1,22 @@
+# One image for the api, projector and worker processes (docker-compose.yml picks the role).
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts
+COPY tsconfig.json tsconfig.build.json nest-cli.json ./
+COPY src ./src
+COPY projections ./projections
+COPY scripts ./scripts
+COPY bench ./bench
+RUN npm run build && npm prune --omit=dev --ignore-scripts
+
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/scripts ./scripts
+COPY package.json ./
+USER node
+EXPOSE 8080
+ENTRYPOINT ["node", "dist/src/main.js"]

@@ -1,0 +1,87 @@
+import { Job } from 'bullmq';
+import { randomUUID } from 'node:crypto';
+import { logger } from '../logger';
+import { runWithContext } from '../request-context';
+import { QueueService, jobIdFor } from './queue.service';
+
+/** One BullMQ queue carries every delayed domain task (settlement, expiry, lapsed challenges). */
+export const TASK_QUEUE = 'tasks';
+
+export interface TaskPayload {
+  /** The business key the task acts on, e.g. `Quote:<uuid>`. */
+  subjectId: string;
+  /** Platform the subject belongs to (copied into the metadata of events the task appends). */
+  platformId: string | null;
+  /** Correlation id of the flow that scheduled the task, so its events join the same story. */
+  correlationId: string;
+  /** Id of the event that caused the task. */
+  causationId: string;
+  [extra: string]: unknown;
+}
+
+/**
+ * Runs when a task fires. It must re-read the subject's state and do nothing when the step is
+ * already done or no longer applies: tasks run at least once (a retry, a reactor replay, a
+ * second scheduling with the same key are all normal).
+ */
+export type TaskHandler = (payload: TaskPayload, job: Job<TaskPayload>) => Promise<void>;
+
+/**
+ * Delayed domain work: a reactor schedules a task from a stored event (so a crash before the
+ * schedule replays it), BullMQ keeps it in Redis (AOF, noeviction) until it is due, and a worker
+ * runs the registered handler. The job id is derived from (task name, key), so scheduling the
+ * same step twice keeps one job.
+ */
+export class TaskScheduler {
+  private readonly handlers = new Map<string, TaskHandler>();
+  private started = false;
+
+  constructor(private readonly queues: QueueService) {}
+
+  /** Registers the handler of a task name; call from a module's onModuleInit. */
+  register(taskName: string, handler: TaskHandler): void {
+    if (this.handlers.has(taskName)) throw new Error(`Task ${taskName} is registered twice`);
+    this.handlers.set(taskName, handler);
+  }
+
+  /**
+   * Schedules `taskName` for `key` after `delayMs`. `key` names the step (e.g. the subject id and
+   * the step), so the same step scheduled again is one job. Failed runs retry with backoff.
+   */
+  async schedule(taskName: string, key: string, delayMs: number, payload: TaskPayload): Promise<void> {
+    await this.queues.add(TASK_QUEUE, taskName, payload, {
+      jobId: jobIdFor(taskName, key),
+      delay: Math.max(0, Math.round(delayMs)),
+      attempts: 20,
+      backoff: { type: 'exponential', delay: 200 },
+    });
+  }
+
+  /** Starts the worker where this process runs the worker role (after every module registered). */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.queues.worker<TaskPayload>(TASK_QUEUE, (job) => this.run(job));
+  }
+
+  private async run(job: Job<TaskPayload>): Promise<void> {
+    const handler = this.handlers.get(job.name);
+    if (!handler) {
+      logger.error('no handler for task', { task: job.name, jobId: job.id });
+      throw new Error(`No handler for task ${job.name}`);
+    }
+    const payload = job.data;
+    await runWithContext(
+      {
+        requestId: randomUUID(),
+        correlationId: payload.correlationId,
+        causationId: payload.causationId,
+        platformId: payload.platformId,
+        actor: `system:task:${job.name}`,
+        idempotencyKey: null,
+        lastPosition: null,
+      },
+      () => handler(payload, job),
+    );
+  }
+}
