@@ -16,6 +16,7 @@ export interface OtpTarget {
   privateKey: KeyObject;
   /** 32-byte private scalar (the form to seal and later restore with privateKeyFromScalar). */
   privateKeyScalar: Buffer;
+  publicKey: KeyObject;
   /** Lowercase uncompressed hex, as written into the bundle. */
   publicKeyHex: string;
 }
@@ -23,7 +24,12 @@ export interface OtpTarget {
 /** A fresh target encryption key for one OTP challenge. */
 export function createOtpTarget(): OtpTarget {
   const pair = generateP256KeyPair();
-  return { privateKey: pair.privateKey, privateKeyScalar: privateKeyScalar(pair.privateKey), publicKeyHex: uncompressedPublicKeyHex(pair.publicKey) };
+  return {
+    privateKey: pair.privateKey,
+    privateKeyScalar: privateKeyScalar(pair.privateKey),
+    publicKey: pair.publicKey,
+    publicKeyHex: uncompressedPublicKeyHex(pair.publicKey),
+  };
 }
 
 export interface OtpTargetBundleInput {
