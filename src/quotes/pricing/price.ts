@@ -1,7 +1,7 @@
 import { DomainError } from '../../infra/domain/domain-error';
 import { CURRENCIES, MAX_AMOUNT_MINOR, isCurrencyCode } from '../../shared/currencies';
 import {
-  ONE, Ratio, compare, divide, floor, fromNumber, integer, multiply, parseDecimal, pow10, roundHalfEven, subtract, toSignificant,
+  ONE, Ratio, add, compare, divide, floor, fromNumber, integer, multiply, parseDecimal, pow10, roundHalfEven, subtract, toSignificant,
 } from './exact';
 import { PlatformFee, counterpartyFixedFeeFor, serviceFeeFor } from './fee-schedule';
 import { PaymentRail } from './rails';
@@ -154,8 +154,7 @@ function solveForReceiving(terms: Terms, target: bigint, mid: string): Evaluatio
   if (evaluate(terms, MAX, mid).receiving < target) {
     throw new DomainError('AMOUNT_OUT_OF_RANGE', 'The locked receiving amount needs more than the largest sending amount');
   }
-  let low = 1n;
-  let high = MAX;
+  let [low, high] = searchWindow(terms, target, mid);
   while (low < high) {
     const middle = (low + high) / 2n;
     if (evaluate(terms, middle, mid).receiving >= target) high = middle;
@@ -176,6 +175,25 @@ function solveForReceiving(terms: Terms, target: bigint, mid: string): Evaluatio
     rateText = adjusted;
   }
   throw new DomainError('AMOUNT_OUT_OF_RANGE', 'The locked receiving amount cannot be delivered exactly; choose another amount');
+}
+
+/**
+ * A narrow window [low, high] with receiving(low - 1) < target <= receiving(high), from the
+ * linear estimate sending ~ (target x rate + fixed fees) / (1 - variable rates); the whole range
+ * when the estimate's window does not bracket the answer.
+ */
+function searchWindow(terms: Terms, target: bigint, mid: string): [bigint, bigint] {
+  const minorRate = minorUnitRate(parseDecimal(mid), terms.sendingCurrency, terms.receivingCurrency);
+  const fixed = add(add(integer(terms.serviceFixedFee + terms.platformFixedFee), multiply(integer(terms.counterpartyFixedFee), minorRate)), ONE);
+  const kept = subtract(subtract(ONE, terms.serviceVariableRate), terms.platformVariableRate);
+  if (kept.n <= 0n) return [1n, MAX];
+  const estimate = floor(divide(add(multiply(integer(target), minorRate), fixed), kept));
+  const margin = estimate / 1000n + 16n;
+  const low = estimate - margin;
+  const high = estimate + margin;
+  if (low < 2n || high > MAX) return [1n, MAX];
+  if (evaluate(terms, low - 1n, mid).receiving >= target || evaluate(terms, high, mid).receiving < target) return [1n, MAX];
+  return [low, high];
 }
 
 /**
