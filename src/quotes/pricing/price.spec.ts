@@ -6,7 +6,7 @@ import { quoteInvariantViolations } from './invariants';
 import { LockedCurrencySide, PricedQuote, convertAtRate, priceQuote } from './price';
 import { PAYMENT_RAILS, PaymentRail } from './rails';
 import { RateSnapshot, midMarketRate, minorUnitRate, rateSnapshotAt, rateSnapshotForBucket } from './rate-table';
-import { SeededRandom } from './test-random';
+import { SeededRandom } from '../../../test/support/seeded-random';
 
 interface Case {
   snapshot: RateSnapshot;
