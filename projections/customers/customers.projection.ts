@@ -24,8 +24,8 @@ export const customersProjection: Projection = {
        region text,
        email text,
        is_deleted boolean NOT NULL,
-       state jsonb NOT NULL,
-       view jsonb NOT NULL,
+       state json NOT NULL,
+       view json NOT NULL,
        created_at timestamptz NOT NULL,
        updated_at timestamptz NOT NULL,
        PRIMARY KEY (platform_id, customer_id)
@@ -37,7 +37,7 @@ export const customersProjection: Projection = {
        verification_id text NOT NULL,
        customer_id text NOT NULL,
        verification_status text NOT NULL,
-       view jsonb NOT NULL,
+       view json NOT NULL,
        created_at timestamptz NOT NULL,
        PRIMARY KEY (platform_id, verification_id)
      )`,
@@ -46,7 +46,7 @@ export const customersProjection: Projection = {
        platform_id text NOT NULL,
        document_id text NOT NULL,
        customer_id text NOT NULL,
-       view jsonb NOT NULL,
+       view json NOT NULL,
        created_at timestamptz NOT NULL,
        PRIMARY KEY (platform_id, document_id)
      )`,

@@ -19,7 +19,7 @@ export const externalAccountsProjection: Projection = {
        currency text NOT NULL,
        account_type text NOT NULL,
        is_deleted boolean NOT NULL,
-       state jsonb NOT NULL,
+       state json NOT NULL,
        created_at timestamptz NOT NULL,
        updated_at timestamptz NOT NULL,
        PRIMARY KEY (platform_id, external_account_id)

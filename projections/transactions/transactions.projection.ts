@@ -23,7 +23,7 @@ export const transactionsProjection: Projection = {
        destination_account_id text,
        quote_id text,
        visible boolean NOT NULL,
-       view jsonb NOT NULL,
+       view json NOT NULL,
        created_at timestamptz NOT NULL,
        updated_at timestamptz NOT NULL,
        PRIMARY KEY (platform_id, transaction_id)
