@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../infra/domain/domain-error';
 import { DomainEvent } from '../../infra/domain/decider';
-import { ConcurrencyError } from '../../infra/event-store/event-store.port';
+import { ConcurrencyError, Position } from '../../infra/event-store/event-store.port';
 import { EventStoreService } from '../../infra/event-store/event-store.service';
 import { parseId, streamNameFor, uuidv5 } from '../../infra/ids';
+import { recordAppendedPosition } from '../../infra/request-context';
 import {
   InternalAccountCommand,
   InternalAccountState,
@@ -83,7 +84,7 @@ const CACHE_LIMIT = 10_000;
 @Injectable()
 export class AccountsLedger {
   /** Folded state per stream with its revision; catches up from the store before each step. */
-  private readonly cache = new Map<string, { state: InternalAccountState; revision: number | 'no_stream' }>();
+  private readonly cache = new Map<string, { state: InternalAccountState; revision: number | 'no_stream'; position: Position | null }>();
   private readonly locks = new Map<string, Promise<void>>();
 
   constructor(private readonly events: EventStoreService) {}
@@ -182,7 +183,7 @@ export class AccountsLedger {
           const appended = await this.events.append(stream, withIds, revision);
           let next = state;
           for (const event of decided) next = internalAccountDecider.evolve(next, event);
-          this.remember(stream, next, appended.nextExpectedRevision);
+          this.remember(stream, next, appended.nextExpectedRevision, appended.position);
           return { ...snapshotOf(next as OpenAccount), applied: true };
         } catch (error) {
           if (!(error instanceof ConcurrencyError)) throw error;
@@ -194,24 +195,32 @@ export class AccountsLedger {
     });
   }
 
+  /**
+   * Catches the cached state up with the stream. The position of the newest event seen is noted
+   * in the request context: when a step turns out to be already done (by a reactor that raced this
+   * request), the response still waits until the read models include that event.
+   */
   private async load(stream: string): Promise<{ state: InternalAccountState; revision: number | 'no_stream' }> {
     const cached = this.cache.get(stream);
     const fromRevision = cached && cached.revision !== 'no_stream' ? cached.revision + 1 : 0;
     const newer = await this.events.store.readStream(stream, { fromRevision });
     let state = cached && cached.revision !== 'no_stream' ? cached.state : internalAccountDecider.initialState();
     let revision: number | 'no_stream' = cached && cached.revision !== 'no_stream' ? cached.revision : 'no_stream';
+    let position = cached?.position ?? null;
     for (const event of newer) {
-      state = internalAccountDecider.evolve(state, { type: event.type, data: event.data } as InternalAccountEvent);
+      state = internalAccountDecider.evolve(state, { type: event.type, data: event.data } as unknown as InternalAccountEvent);
       revision = event.revision;
+      position = event.position;
     }
-    this.remember(stream, state, revision);
+    this.remember(stream, state, revision, position);
+    if (position) recordAppendedPosition(position);
     return { state, revision };
   }
 
-  private remember(stream: string, state: InternalAccountState, revision: number | 'no_stream'): void {
+  private remember(stream: string, state: InternalAccountState, revision: number | 'no_stream', position: Position | null): void {
     if (revision === 'no_stream') return;
     this.cache.delete(stream);
-    this.cache.set(stream, { state, revision });
+    this.cache.set(stream, { state, revision, position });
     if (this.cache.size > CACHE_LIMIT) {
       const oldest = this.cache.keys().next().value;
       if (oldest !== undefined && !this.locks.has(oldest)) this.cache.delete(oldest);

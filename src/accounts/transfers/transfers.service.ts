@@ -5,6 +5,7 @@ import { DomainError, ValidationError } from '../../infra/domain/domain-error';
 import { ConcurrencyError } from '../../infra/event-store/event-store.port';
 import { EventStoreService } from '../../infra/event-store/event-store.service';
 import { newId, streamNameFor } from '../../infra/ids';
+import { recordAppendedPosition } from '../../infra/request-context';
 import { PlatformConfigQuery } from '../../platforms/queries/platform-config.query';
 import { lastThree } from '../../sandbox/suffix';
 import { transferScenario } from '../../sandbox/transfer-scenarios';
@@ -176,7 +177,7 @@ export class TransfersService {
     const stream = streamNameFor(transactionId);
     let available: number | undefined;
     for (let attempt = 1; attempt <= MAX_STEP_ATTEMPTS; attempt++) {
-      const { state, revision } = await this.events.load(stream, transactionDecider);
+      const { state, revision } = await this.load(stream);
       if (state.status === 'none' || state.kind !== 'TRANSFER_OUT') return { state };
       if (state.status === 'REJECTED') {
         await this.ledger.releaseHold({ platformId: state.platformId, accountId: state.sourceAccountId, holdId: transactionId, reason: 'TRANSFER_REJECTED' });
@@ -207,7 +208,7 @@ export class TransfersService {
   async settle(transactionId: string): Promise<void> {
     const stream = streamNameFor(transactionId);
     for (let attempt = 1; attempt <= MAX_STEP_ATTEMPTS; attempt++) {
-      const { state, revision } = await this.events.load(stream, transactionDecider);
+      const { state, revision } = await this.load(stream);
       if (state.status !== 'PENDING') return;
       const scenario = transferScenario(state.counterpartySuffix);
       const now = new Date().toISOString();
@@ -250,9 +251,24 @@ export class TransfersService {
     throw new DomainError('CONFLICT', 'The transfer was changed concurrently; the settlement will be retried');
   }
 
+  /**
+   * Reads and folds a transaction stream, noting the newest position in the request context so
+   * the response waits for steps another process (the reactor) took first.
+   */
+  private async load(stream: string): Promise<{ state: TransactionState; revision: number | 'no_stream' }> {
+    const recorded = await this.events.readStream(stream);
+    let state = transactionDecider.initialState();
+    for (const event of recorded) state = transactionDecider.evolve(state, event as unknown as Parameters<typeof transactionDecider.evolve>[1]);
+    const last = recorded[recorded.length - 1];
+    if (last) recordAppendedPosition(last.position);
+    return { state, revision: last ? last.revision : 'no_stream' };
+  }
+
   /** The transaction as GET returns it, folded from its stream (independent of read-model lag). */
   async view(transactionId: string): Promise<TransactionView> {
-    const row = foldTransactionRow(TRANSFER_TRANSACTION_REDUCERS, await this.events.readStream(streamNameFor(transactionId)));
+    const recorded = await this.events.readStream(streamNameFor(transactionId));
+    if (recorded.length > 0) recordAppendedPosition(recorded[recorded.length - 1].position);
+    const row = foldTransactionRow(TRANSFER_TRANSACTION_REDUCERS, recorded);
     if (!row) throw new DomainError('TRANSACTION_NOT_FOUND', 'Transaction not found');
     return row.view;
   }
