@@ -94,3 +94,13 @@ export const TRANSFER_TRANSACTION_REDUCERS: Record<string, TransactionViewReduce
     };
   },
 };
+
+/** A transfer's transaction view as of the last of `events` (a prefix of its stream). */
+export function transferTransactionViewFromEvents(events: Array<{ type: string; data: Record<string, unknown> }>): TransactionView | null {
+  let row: TransactionRow | null = null;
+  for (const event of events) {
+    const reducer = TRANSFER_TRANSACTION_REDUCERS[event.type];
+    if (reducer) row = reducer(row, event);
+  }
+  return row?.view ?? null;
+}

@@ -156,3 +156,11 @@ export function customerViewFromEvents(events: Array<Pick<RecordedEvent, 'type' 
   const state = customerStateFromEvents(events);
   return state.status === 'none' ? null : customerView(state);
 }
+
+/** A verification as of the last of `events` (its customer's stream), or null before it exists. */
+export function verificationViewFromEvents(events: Array<Pick<RecordedEvent, 'type' | 'data'>>, verificationId: string): VerificationView | null {
+  const state = customerStateFromEvents(events);
+  if (state.status === 'none') return null;
+  const record = state.verifications.find((candidate) => candidate.verificationId === verificationId);
+  return record ? verificationView(state.customerId, record) : null;
+}
