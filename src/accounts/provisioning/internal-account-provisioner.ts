@@ -1,12 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { uuidv5 } from '../../infra/ids';
-import { PlatformConfigQuery } from '../../platforms/queries/platform-config.query';
+import { EventStoreService } from '../../infra/event-store/event-store.service';
+import { streamNameFor, uuidv5 } from '../../infra/ids';
 import { STABLECOINS, isCurrencyCode } from '../../shared/currencies';
 import { InternalAccountType } from '../domain/internal-account/internal-account.events';
 import { AccountsLedger } from '../ledger/accounts-ledger';
-
-/** Currencies provisioned when the platform configuration cannot be read. */
-const FALLBACK_CURRENCIES = ['USD', 'USDC'];
 
 /** Deterministic ids: provisioning twice (request and reactor, or a replay) opens one account. */
 export function customerAccountId(customerId: string, currency: string): string {
@@ -35,12 +32,11 @@ function platformAccountType(currency: string): InternalAccountType {
 export class InternalAccountProvisioner {
   constructor(
     private readonly ledger: AccountsLedger,
-    private readonly platformConfig: PlatformConfigQuery,
+    private readonly events: EventStoreService,
   ) {}
 
   async provisionCustomer(input: { platformId: string; customerId: string; createdAt: string }): Promise<void> {
-    const config = await this.platformConfig.findRaw(input.platformId);
-    const currencies = config ? config.supportedCurrencies.map((entry) => entry.currencyCode) : FALLBACK_CURRENCIES;
+    const currencies = await this.supportedCurrencies(input.platformId);
     for (const currency of currencies.filter(isCurrencyCode)) {
       await this.ledger.open({
         platformId: input.platformId,
@@ -51,6 +47,24 @@ export class InternalAccountProvisioner {
         openedAt: input.createdAt,
       });
     }
+  }
+
+  /**
+   * The platform's supported currencies from its event stream rather than the platform-config
+   * read model, which a reactor may run ahead of (a customer created right after its platform).
+   * Reads the published payloads of `PlatformRegistered` / `PlatformConfigUpdated` only.
+   */
+  private async supportedCurrencies(platformId: string): Promise<string[]> {
+    let currencies: string[] = [];
+    for (const event of await this.events.readStream(streamNameFor(platformId))) {
+      const data = event.data as {
+        config?: { supportedCurrencies?: Array<{ currencyCode: string }> };
+        changes?: { supportedCurrencies?: Array<{ currencyCode: string }> };
+      };
+      const list = event.type === 'PlatformRegistered' ? data.config?.supportedCurrencies : event.type === 'PlatformConfigUpdated' ? data.changes?.supportedCurrencies : undefined;
+      if (list) currencies = list.map((entry) => entry.currencyCode);
+    }
+    return currencies;
   }
 
   async provisionPlatform(input: { platformId: string; currencies: string[]; at: string }): Promise<void> {
