@@ -156,7 +156,8 @@ export class TransfersService {
     completedAt: string;
   }): Promise<void> {
     const customer = input.customerId ? await this.customers.findById(input.platformId, input.customerId) : null;
-    await this.events.handle(streamNameFor(input.transactionId), transactionDecider, {
+    const stream = streamNameFor(input.transactionId);
+    const result = await this.events.handle(stream, transactionDecider, {
       type: 'RecordSandboxFunding',
       transactionId: input.transactionId,
       platformId: input.platformId,
@@ -167,6 +168,8 @@ export class TransfersService {
       amount: input.amount,
       now: input.completedAt,
     });
+    // Recorded already by the reactor that raced this request: wait for that event instead.
+    if (result.events.length === 0) await this.load(stream);
   }
 
   /**
@@ -180,8 +183,14 @@ export class TransfersService {
       const { state, revision } = await this.load(stream);
       if (state.status === 'none' || state.kind !== 'TRANSFER_OUT') return { state };
       if (state.status === 'REJECTED') {
-        await this.ledger.releaseHold({ platformId: state.platformId, accountId: state.sourceAccountId, holdId: transactionId, reason: 'TRANSFER_REJECTED' });
-        return { state, available };
+        const released = await this.ledger.releaseHold({
+          platformId: state.platformId,
+          accountId: state.sourceAccountId,
+          holdId: transactionId,
+          reason: 'TRANSFER_REJECTED',
+        });
+        // The refusal may have been decided by the reactor: report the balance as it is now.
+        return { state, available: available ?? released.available };
       }
       if (state.status !== 'REQUESTED') return { state };
       let command: TransactionCommand;
