@@ -24,8 +24,8 @@ export const customersProjection: Projection = {
        region text,
        email text,
        is_deleted boolean NOT NULL,
-       state json NOT NULL,
-       view json NOT NULL,
+       state text NOT NULL,
+       view text NOT NULL,
        created_at timestamptz NOT NULL,
        updated_at timestamptz NOT NULL,
        PRIMARY KEY (platform_id, customer_id)
@@ -37,7 +37,7 @@ export const customersProjection: Projection = {
        verification_id text NOT NULL,
        customer_id text NOT NULL,
        verification_status text NOT NULL,
-       view json NOT NULL,
+       view text NOT NULL,
        created_at timestamptz NOT NULL,
        PRIMARY KEY (platform_id, verification_id)
      )`,
@@ -46,7 +46,7 @@ export const customersProjection: Projection = {
        platform_id text NOT NULL,
        document_id text NOT NULL,
        customer_id text NOT NULL,
-       view json NOT NULL,
+       view text NOT NULL,
        created_at timestamptz NOT NULL,
        PRIMARY KEY (platform_id, document_id)
      )`,
@@ -57,7 +57,7 @@ export const customersProjection: Projection = {
     const typed = { type: event.type, data: event.data } as unknown as CustomerEvent;
     const data = event.data as { customerId: string; platformId: string };
     const existing = await tx.query<{ state: CustomerState }>(
-      `SELECT state FROM ${tx.table('customers')} WHERE platform_id = $1 AND customer_id = $2`,
+      `SELECT state::json AS state FROM ${tx.table('customers')} WHERE platform_id = $1 AND customer_id = $2`,
       [data.platformId, data.customerId],
     );
     const previous = existing.rows[0]?.state ?? customerDecider.initialState();

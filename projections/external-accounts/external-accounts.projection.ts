@@ -19,7 +19,7 @@ export const externalAccountsProjection: Projection = {
        currency text NOT NULL,
        account_type text NOT NULL,
        is_deleted boolean NOT NULL,
-       state json NOT NULL,
+       state text NOT NULL,
        created_at timestamptz NOT NULL,
        updated_at timestamptz NOT NULL,
        PRIMARY KEY (platform_id, external_account_id)
@@ -32,7 +32,7 @@ export const externalAccountsProjection: Projection = {
     const typed = { type: event.type, data: event.data } as unknown as ExternalAccountEvent;
     const data = event.data as { externalAccountId: string; platformId: string };
     const existing = await tx.query<{ state: ExternalAccountState }>(
-      `SELECT state FROM ${tx.table('external_accounts')} WHERE platform_id = $1 AND external_account_id = $2`,
+      `SELECT state::json AS state FROM ${tx.table('external_accounts')} WHERE platform_id = $1 AND external_account_id = $2`,
       [data.platformId, data.externalAccountId],
     );
     const state = externalAccountDecider.evolve(existing.rows[0]?.state ?? externalAccountDecider.initialState(), typed);

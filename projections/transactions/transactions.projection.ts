@@ -23,7 +23,7 @@ export const transactionsProjection: Projection = {
        destination_account_id text,
        quote_id text,
        visible boolean NOT NULL,
-       view json NOT NULL,
+       view text NOT NULL,
        created_at timestamptz NOT NULL,
        updated_at timestamptz NOT NULL,
        PRIMARY KEY (platform_id, transaction_id)
@@ -38,7 +38,7 @@ export const transactionsProjection: Projection = {
     const reducer = TRANSACTION_VIEW_REDUCERS[event.type];
     const data = event.data as { transactionId: string; platformId: string };
     const existing = await tx.query<{ view: TransactionRow['view']; visible: boolean }>(
-      `SELECT view, visible FROM ${tx.table('transactions')} WHERE platform_id = $1 AND transaction_id = $2`,
+      `SELECT view::json AS view, visible FROM ${tx.table('transactions')} WHERE platform_id = $1 AND transaction_id = $2`,
       [data.platformId, data.transactionId],
     );
     const current: TransactionRow | null = existing.rows[0] ? { view: existing.rows[0].view, visible: existing.rows[0].visible } : null;

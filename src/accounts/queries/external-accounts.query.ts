@@ -33,7 +33,7 @@ export class ExternalAccountsQuery {
   /** Including deleted accounts (a transfer already under way still needs the details). */
   async findState(platformId: string, externalAccountId: string): Promise<ExternalAccountState | null> {
     const result = await this.pool.query<{ state: ExternalAccountState }>(
-      `SELECT state FROM external_accounts WHERE platform_id = $1 AND external_account_id = $2`,
+      `SELECT state::json AS state FROM external_accounts WHERE platform_id = $1 AND external_account_id = $2`,
       [platformId, externalAccountId],
     );
     return result.rows[0]?.state ?? null;
@@ -57,7 +57,7 @@ export class ExternalAccountsQuery {
     }
     params.push(page.limit + 1);
     const rows = await this.pool.query<{ state: ExternalAccountState & { status: 'active' }; created_at: Date; external_account_id: string }>(
-      `SELECT state, created_at, external_account_id FROM external_accounts WHERE ${conditions.join(' AND ')}
+      `SELECT state::json AS state, created_at, external_account_id FROM external_accounts WHERE ${conditions.join(' AND ')}
         ORDER BY created_at, external_account_id LIMIT $${params.length}`,
       params,
     );

@@ -22,7 +22,7 @@ export class TransactionsQuery {
 
   async findById(platformId: string, transactionId: string): Promise<TransactionView | null> {
     const result = await this.pool.query<{ view: TransactionView }>(
-      `SELECT view FROM transactions WHERE platform_id = $1 AND transaction_id = $2 AND visible`,
+      `SELECT view::json AS view FROM transactions WHERE platform_id = $1 AND transaction_id = $2 AND visible`,
       [platformId, transactionId],
     );
     return result.rows[0]?.view ?? null;
@@ -49,7 +49,7 @@ export class TransactionsQuery {
     }
     params.push(page.limit + 1);
     const rows = await this.pool.query<{ view: TransactionView; created_at: Date; transaction_id: string }>(
-      `SELECT view, created_at, transaction_id FROM transactions WHERE ${conditions.join(' AND ')}
+      `SELECT view::json AS view, created_at, transaction_id FROM transactions WHERE ${conditions.join(' AND ')}
         ORDER BY created_at DESC, transaction_id DESC LIMIT $${params.length}`,
       params,
     );

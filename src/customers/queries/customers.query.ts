@@ -32,7 +32,7 @@ export class CustomersQuery {
 
   async findById(platformId: string, customerId: string): Promise<CustomerView | null> {
     const result = await this.pool.query<{ view: CustomerView }>(
-      `SELECT view FROM customers WHERE platform_id = $1 AND customer_id = $2`,
+      `SELECT view::json AS view FROM customers WHERE platform_id = $1 AND customer_id = $2`,
       [platformId, customerId],
     );
     return result.rows[0]?.view ?? null;
@@ -41,7 +41,7 @@ export class CustomersQuery {
   /** The folded state (includes write-only fields); for this context's services only. */
   async findState(platformId: string, customerId: string): Promise<CustomerState | null> {
     const result = await this.pool.query<{ state: CustomerState }>(
-      `SELECT state FROM customers WHERE platform_id = $1 AND customer_id = $2`,
+      `SELECT state::json AS state FROM customers WHERE platform_id = $1 AND customer_id = $2`,
       [platformId, customerId],
     );
     return result.rows[0]?.state ?? null;
@@ -71,7 +71,7 @@ export class CustomersQuery {
     }
     pageParams.push(page.limit + 1);
     const rows = await this.pool.query<{ view: CustomerView; created_at: Date; customer_id: string }>(
-      `SELECT view, created_at, customer_id FROM customers WHERE ${pageConditions.join(' AND ')}
+      `SELECT view::json AS view, created_at, customer_id FROM customers WHERE ${pageConditions.join(' AND ')}
         ORDER BY created_at, customer_id LIMIT $${pageParams.length}`,
       pageParams,
     );
@@ -86,7 +86,7 @@ export class CustomersQuery {
 
   async findVerification(platformId: string, verificationId: string): Promise<VerificationView | null> {
     const result = await this.pool.query<{ view: VerificationView }>(
-      `SELECT view FROM customer_verifications WHERE platform_id = $1 AND verification_id = $2`,
+      `SELECT view::json AS view FROM customer_verifications WHERE platform_id = $1 AND verification_id = $2`,
       [platformId, verificationId],
     );
     return result.rows[0]?.view ?? null;
@@ -110,7 +110,7 @@ export class CustomersQuery {
     }
     params.push(page.limit + 1);
     const rows = await this.pool.query<{ view: VerificationView; created_at: Date; verification_id: string }>(
-      `SELECT view, created_at, verification_id FROM customer_verifications WHERE ${conditions.join(' AND ')}
+      `SELECT view::json AS view, created_at, verification_id FROM customer_verifications WHERE ${conditions.join(' AND ')}
         ORDER BY created_at, verification_id LIMIT $${params.length}`,
       params,
     );
@@ -125,7 +125,7 @@ export class CustomersQuery {
 
   async findDocument(platformId: string, documentId: string): Promise<DocumentView | null> {
     const result = await this.pool.query<{ view: DocumentView }>(
-      `SELECT view FROM customer_documents WHERE platform_id = $1 AND document_id = $2`,
+      `SELECT view::json AS view FROM customer_documents WHERE platform_id = $1 AND document_id = $2`,
       [platformId, documentId],
     );
     return result.rows[0]?.view ?? null;
