@@ -1,8 +1,18 @@
 import { Projection } from '../src/infra/projections/projection';
+import { customersProjection } from './customers/customers.projection';
+import { externalAccountsProjection } from './external-accounts/external-accounts.projection';
+import { internalAccountsProjection } from './internal-accounts/internal-accounts.projection';
 import { platformConfigProjection } from './platform-config/platform-config.projection';
+import { transactionsProjection } from './transactions/transactions.projection';
 
 /**
  * Every read model. Add a projection here (one line) and the runner creates, catches up and
  * rebuilds it; `npm run projections:*` operate on this list.
  */
-export const ALL_PROJECTIONS: Projection[] = [platformConfigProjection];
+export const ALL_PROJECTIONS: Projection[] = [
+  platformConfigProjection,
+  customersProjection,
+  internalAccountsProjection,
+  externalAccountsProjection,
+  transactionsProjection,
+];

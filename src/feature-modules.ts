@@ -1,10 +1,17 @@
 import { Type } from '@nestjs/common';
+import { AccountsModule } from './accounts/accounts.module';
+import { CustomersHttpModule } from './customers/customers-http.module';
 import { ExchangeRatesModule } from './quotes/exchange-rates.module';
+import { SandboxModule } from './sandbox/sandbox.module';
 
 /**
  * Feature contexts (customers, accounts, quotes, webhooks, sca, wallet-auth, cards, sandbox).
- * Each adds its module here with one line.
+ * Each adds its module here with one line. Routes register in this order: AccountsModule must
+ * come before CustomersHttpModule (`GET /customers/internal-accounts` before `/customers/:id`).
  */
 export const FEATURE_MODULES: Type<unknown>[] = [
+  AccountsModule,
+  SandboxModule,
+  CustomersHttpModule,
   ExchangeRatesModule,
 ];

@@ -1,0 +1,109 @@
+import { Projection } from '../../src/infra/projections/projection';
+import { CustomerState, customerDecider } from '../../src/customers/domain/customer/customer.decider';
+import { CUSTOMER_EVENT_TYPES, CustomerEvent } from '../../src/customers/domain/customer/customer.events';
+import { customerView, documentView, verificationView } from '../../src/customers/queries/customer.view';
+
+/**
+ * `customers`: one row per customer with its folded state (`state`) and its GET view (`view`),
+ * plus indexed columns for the list filters. `customer_verifications` and `customer_documents`
+ * hold the views of `GET /verifications/{id}` and uploaded documents. Every column comes from the
+ * events, so a rebuild reproduces the rows exactly.
+ */
+export const customersProjection: Projection = {
+  name: 'customers',
+  version: 1,
+  tables: ['customers', 'customer_verifications', 'customer_documents'],
+  schema: (t) => [
+    `CREATE TABLE IF NOT EXISTS ${t('customers')} (
+       platform_id text NOT NULL,
+       customer_id text NOT NULL,
+       platform_customer_id text NOT NULL,
+       customer_type text NOT NULL,
+       kyc_status text,
+       kyb_status text,
+       region text,
+       email text,
+       is_deleted boolean NOT NULL,
+       state text NOT NULL,
+       view text NOT NULL,
+       created_at timestamptz NOT NULL,
+       updated_at timestamptz NOT NULL,
+       PRIMARY KEY (platform_id, customer_id)
+     )`,
+    `CREATE INDEX ON ${t('customers')} (platform_id, created_at, customer_id)`,
+    `CREATE INDEX ON ${t('customers')} (platform_id, platform_customer_id)`,
+    `CREATE TABLE IF NOT EXISTS ${t('customer_verifications')} (
+       platform_id text NOT NULL,
+       verification_id text NOT NULL,
+       customer_id text NOT NULL,
+       verification_status text NOT NULL,
+       view text NOT NULL,
+       created_at timestamptz NOT NULL,
+       PRIMARY KEY (platform_id, verification_id)
+     )`,
+    `CREATE INDEX ON ${t('customer_verifications')} (platform_id, customer_id, created_at)`,
+    `CREATE TABLE IF NOT EXISTS ${t('customer_documents')} (
+       platform_id text NOT NULL,
+       document_id text NOT NULL,
+       customer_id text NOT NULL,
+       view text NOT NULL,
+       created_at timestamptz NOT NULL,
+       PRIMARY KEY (platform_id, document_id)
+     )`,
+    `CREATE INDEX ON ${t('customer_documents')} (platform_id, customer_id, created_at)`,
+  ],
+  handles: CUSTOMER_EVENT_TYPES,
+  async apply(event, tx) {
+    const typed = { type: event.type, data: event.data } as unknown as CustomerEvent;
+    const data = event.data as { customerId: string; platformId: string };
+    const existing = await tx.query<{ state: CustomerState }>(
+      `SELECT state::json AS state FROM ${tx.table('customers')} WHERE platform_id = $1 AND customer_id = $2`,
+      [data.platformId, data.customerId],
+    );
+    const previous = existing.rows[0]?.state ?? customerDecider.initialState();
+    const state = customerDecider.evolve(previous, typed);
+    if (state.status === 'none') return;
+    const view = customerView(state);
+    await tx.query(
+      `INSERT INTO ${tx.table('customers')}
+         (platform_id, customer_id, platform_customer_id, customer_type, kyc_status, kyb_status, region, email,
+          is_deleted, state, view, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+       ON CONFLICT (platform_id, customer_id) DO UPDATE SET
+         kyc_status = EXCLUDED.kyc_status, kyb_status = EXCLUDED.kyb_status, region = EXCLUDED.region,
+         email = EXCLUDED.email, is_deleted = EXCLUDED.is_deleted, state = EXCLUDED.state, view = EXCLUDED.view,
+         updated_at = EXCLUDED.updated_at`,
+      [
+        state.platformId,
+        state.customerId,
+        state.platformCustomerId,
+        state.customerType,
+        state.kycStatus,
+        state.kybStatus,
+        state.profile.region,
+        state.profile.email,
+        state.status === 'deleted',
+        JSON.stringify(state),
+        JSON.stringify(view),
+        state.createdAt,
+        state.updatedAt,
+      ],
+    );
+    if (typed.type === 'VerificationSubmitted') {
+      const record = state.verifications.find((candidate) => candidate.verificationId === typed.data.verificationId)!;
+      await tx.query(
+        `INSERT INTO ${tx.table('customer_verifications')} (platform_id, verification_id, customer_id, verification_status, view, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (platform_id, verification_id) DO NOTHING`,
+        [state.platformId, record.verificationId, state.customerId, record.verificationStatus, JSON.stringify(verificationView(state.customerId, record)), record.submittedAt],
+      );
+    }
+    if (typed.type === 'DocumentUploaded') {
+      const document = state.documents.find((candidate) => candidate.documentId === typed.data.documentId)!;
+      await tx.query(
+        `INSERT INTO ${tx.table('customer_documents')} (platform_id, document_id, customer_id, view, created_at)
+         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (platform_id, document_id) DO NOTHING`,
+        [state.platformId, document.documentId, state.customerId, JSON.stringify(documentView(state.customerId, document)), document.uploadedAt],
+      );
+    }
+  },
+};

@@ -1,0 +1,49 @@
+import { Projection } from '../../src/infra/projections/projection';
+import { INTERNAL_ACCOUNT_EVENT_TYPES, InternalAccountEvent } from '../../src/accounts/domain/internal-account/internal-account.events';
+import { movementTime } from '../../src/accounts/queries/internal-account.view';
+
+/**
+ * `internal_accounts`: one row per internal account with its balances after the latest ledger
+ * event (each event carries them), for `GET /internal-accounts` and the balance checks of other
+ * contexts. The GET view is computed from the row (internal-account.view.ts).
+ */
+export const internalAccountsProjection: Projection = {
+  name: 'internal-accounts',
+  version: 1,
+  tables: ['internal_accounts'],
+  schema: (t) => [
+    `CREATE TABLE IF NOT EXISTS ${t('internal_accounts')} (
+       platform_id text NOT NULL,
+       account_id text NOT NULL,
+       customer_id text,
+       account_type text NOT NULL,
+       currency text NOT NULL,
+       available_minor bigint NOT NULL,
+       held_minor bigint NOT NULL,
+       created_at timestamptz NOT NULL,
+       updated_at timestamptz NOT NULL,
+       PRIMARY KEY (platform_id, account_id)
+     )`,
+    `CREATE INDEX ON ${t('internal_accounts')} (platform_id, customer_id, created_at, account_id)`,
+    `CREATE INDEX ON ${t('internal_accounts')} (platform_id, created_at, account_id)`,
+  ],
+  handles: INTERNAL_ACCOUNT_EVENT_TYPES,
+  async apply(event, tx) {
+    const typed = { type: event.type, data: event.data } as unknown as InternalAccountEvent;
+    if (typed.type === 'InternalAccountOpened') {
+      const data = typed.data;
+      await tx.query(
+        `INSERT INTO ${tx.table('internal_accounts')}
+           (platform_id, account_id, customer_id, account_type, currency, available_minor, held_minor, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, 0, 0, $6, $6) ON CONFLICT (platform_id, account_id) DO NOTHING`,
+        [data.platformId, data.accountId, data.customerId, data.accountType, data.currency, data.openedAt],
+      );
+      return;
+    }
+    await tx.query(
+      `UPDATE ${tx.table('internal_accounts')} SET available_minor = $3, held_minor = $4, updated_at = $5
+        WHERE platform_id = $1 AND account_id = $2`,
+      [typed.data.platformId, typed.data.accountId, typed.data.available, typed.data.held, movementTime(typed)],
+    );
+  },
+};

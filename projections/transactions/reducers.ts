@@ -1,0 +1,10 @@
+import { TransactionViewReducer } from '../../src/accounts/queries/transaction.view';
+import { TRANSFER_TRANSACTION_REDUCERS } from '../../src/accounts/queries/transfer-transaction.reducers';
+
+/**
+ * Every context's reducers into the `transactions` view, by event type. Quotes add theirs here
+ * (one line); an event type may appear in one map only.
+ */
+export const TRANSACTION_VIEW_REDUCERS: Record<string, TransactionViewReducer> = {
+  ...TRANSFER_TRANSACTION_REDUCERS,
+};

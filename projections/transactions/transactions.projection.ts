@@ -1,0 +1,73 @@
+import { Projection } from '../../src/infra/projections/projection';
+import { TransactionRow } from '../../src/accounts/queries/transaction.view';
+import { TRANSACTION_VIEW_REDUCERS } from './reducers';
+
+/**
+ * `transactions`: one row per transaction, keyed by (platform_id, transaction_id). `view` is the
+ * GET body; the other columns are copied from it for filters and ordering. `visible` hides rows
+ * GET must not show yet (or ever). Rows are written only through reducers from events (every
+ * event carries `transactionId` and `platformId`), so a rebuild reproduces them exactly.
+ */
+export const transactionsProjection: Projection = {
+  name: 'transactions',
+  version: 1,
+  tables: ['transactions'],
+  schema: (t) => [
+    `CREATE TABLE IF NOT EXISTS ${t('transactions')} (
+       platform_id text NOT NULL,
+       transaction_id text NOT NULL,
+       customer_id text,
+       type text NOT NULL,
+       status text NOT NULL,
+       source_account_id text,
+       destination_account_id text,
+       quote_id text,
+       visible boolean NOT NULL,
+       view text NOT NULL,
+       created_at timestamptz NOT NULL,
+       updated_at timestamptz NOT NULL,
+       PRIMARY KEY (platform_id, transaction_id)
+     )`,
+    `CREATE INDEX ON ${t('transactions')} (platform_id, created_at DESC, transaction_id DESC)`,
+    `CREATE INDEX ON ${t('transactions')} (platform_id, customer_id, created_at DESC)`,
+    `CREATE INDEX ON ${t('transactions')} (platform_id, source_account_id)`,
+    `CREATE INDEX ON ${t('transactions')} (platform_id, destination_account_id)`,
+  ],
+  handles: Object.keys(TRANSACTION_VIEW_REDUCERS),
+  async apply(event, tx) {
+    const reducer = TRANSACTION_VIEW_REDUCERS[event.type];
+    const data = event.data as { transactionId: string; platformId: string };
+    const existing = await tx.query<{ view: TransactionRow['view']; visible: boolean }>(
+      `SELECT view::json AS view, visible FROM ${tx.table('transactions')} WHERE platform_id = $1 AND transaction_id = $2`,
+      [data.platformId, data.transactionId],
+    );
+    const current: TransactionRow | null = existing.rows[0] ? { view: existing.rows[0].view, visible: existing.rows[0].visible } : null;
+    const next = reducer(current, event);
+    if (!next) return;
+    const view = next.view;
+    await tx.query(
+      `INSERT INTO ${tx.table('transactions')}
+         (platform_id, transaction_id, customer_id, type, status, source_account_id, destination_account_id, quote_id,
+          visible, view, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+       ON CONFLICT (platform_id, transaction_id) DO UPDATE SET
+         customer_id = EXCLUDED.customer_id, type = EXCLUDED.type, status = EXCLUDED.status,
+         source_account_id = EXCLUDED.source_account_id, destination_account_id = EXCLUDED.destination_account_id,
+         quote_id = EXCLUDED.quote_id, visible = EXCLUDED.visible, view = EXCLUDED.view, updated_at = EXCLUDED.updated_at`,
+      [
+        data.platformId,
+        view.id,
+        view.customerId,
+        view.type,
+        view.status,
+        view.source?.accountId ?? null,
+        view.destination.accountId ?? null,
+        view.quoteId,
+        next.visible,
+        JSON.stringify(view),
+        view.createdAt,
+        view.updatedAt,
+      ],
+    );
+  },
+};

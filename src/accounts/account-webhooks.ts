@@ -1,0 +1,33 @@
+import { RecordedEvent } from '../infra/event-store/event-store.port';
+import { BALANCE_EVENT_TYPES } from './domain/internal-account/internal-account.events';
+import { internalAccountViewFromEvents } from './queries/internal-account.view';
+import { transferTransactionViewFromEvents } from './queries/transfer-transaction.reducers';
+
+/**
+ * What the accounts context's events mean as webhooks (DECISIONS.md section 6), for the webhooks
+ * context to register. `streamUpToEvent` is the event's own stream up to and including it; `data`
+ * is the resource exactly as its GET returned it right after the event.
+ * - ledger movements: `INTERNAL_ACCOUNT.BALANCE_UPDATED` (the internal account);
+ * - transfers and sandbox funding: `INCOMING_PAYMENT.*` / `OUTGOING_PAYMENT.*` (the transaction).
+ *   A transfer-out is announced PENDING once its funds are held (a refused hold is a 400, never
+ *   a payment).
+ */
+const PAYMENT_WEBHOOK_TYPES: Record<string, string> = {
+  SandboxFundingCompleted: 'INCOMING_PAYMENT.COMPLETED',
+  TransferInRequested: 'INCOMING_PAYMENT.PENDING',
+  TransferInCompleted: 'INCOMING_PAYMENT.COMPLETED',
+  TransferInFailed: 'INCOMING_PAYMENT.FAILED',
+  TransferOutFundsHeld: 'OUTGOING_PAYMENT.PENDING',
+  TransferOutCompleted: 'OUTGOING_PAYMENT.COMPLETED',
+  TransferOutFailed: 'OUTGOING_PAYMENT.FAILED',
+};
+
+export const ACCOUNT_WEBHOOK_EVENT_TYPES = [...BALANCE_EVENT_TYPES, ...Object.keys(PAYMENT_WEBHOOK_TYPES)];
+
+export function accountWebhooks(event: RecordedEvent, streamUpToEvent: RecordedEvent[]): Array<{ type: string; data: unknown }> {
+  if (BALANCE_EVENT_TYPES.includes(event.type)) {
+    return [{ type: 'INTERNAL_ACCOUNT.BALANCE_UPDATED', data: internalAccountViewFromEvents(streamUpToEvent) }];
+  }
+  const type = PAYMENT_WEBHOOK_TYPES[event.type];
+  return type ? [{ type, data: transferTransactionViewFromEvents(streamUpToEvent) }] : [];
+}

@@ -1,0 +1,64 @@
+import { Inject, Module, OnModuleInit } from '@nestjs/common';
+import { CustomerLifecycleHooks } from '../customers/customer-lifecycle-hooks';
+import { CustomersModule } from '../customers/customers.module';
+import { APP_CONFIG, AppConfig } from '../infra/config';
+import { EventStoreService } from '../infra/event-store/event-store.service';
+import { ReactorRegistry } from '../infra/infra.module';
+import { TaskScheduler } from '../infra/queue/task-scheduler';
+import { PlatformsModule } from '../platforms/platforms.module';
+import { ExternalAccountsService } from './external-accounts.service';
+import { ExternalAccountsController } from './http/external-accounts.controller';
+import { InternalAccountsController } from './http/internal-accounts.controller';
+import { TransactionsController } from './http/transactions.controller';
+import { TransfersController } from './http/transfers.controller';
+import { AccountsLedger } from './ledger/accounts-ledger';
+import { InternalAccountProvisioner } from './provisioning/internal-account-provisioner';
+import { ExternalAccountsQuery } from './queries/external-accounts.query';
+import { InternalAccountsQuery } from './queries/internal-accounts.query';
+import { TransactionsQuery } from './queries/transactions.query';
+import { platformAccountsReactor } from './reactors/platform-accounts.reactor';
+import { SETTLE_TRANSFER_TASK, transferProcessReactor } from './transfers/transfer-process.reactor';
+import { TransfersService } from './transfers/transfers.service';
+
+/**
+ * Internal accounts and their ledger, external accounts, same-currency transfers and the
+ * transactions read side. Exports the cross-context contracts: AccountsLedger,
+ * InternalAccountsQuery, ExternalAccountsQuery, TransactionsQuery (and TransfersService for the
+ * sandbox funding route).
+ */
+@Module({
+  imports: [CustomersModule, PlatformsModule],
+  controllers: [InternalAccountsController, ExternalAccountsController, TransfersController, TransactionsController],
+  providers: [
+    AccountsLedger,
+    InternalAccountProvisioner,
+    InternalAccountsQuery,
+    ExternalAccountsQuery,
+    ExternalAccountsService,
+    TransactionsQuery,
+    TransfersService,
+  ],
+  exports: [AccountsLedger, InternalAccountsQuery, ExternalAccountsQuery, TransactionsQuery, TransfersService],
+})
+export class AccountsModule implements OnModuleInit {
+  constructor(
+    private readonly provisioner: InternalAccountProvisioner,
+    private readonly transfers: TransfersService,
+    private readonly hooks: CustomerLifecycleHooks,
+    private readonly reactors: ReactorRegistry,
+    private readonly tasks: TaskScheduler,
+    private readonly events: EventStoreService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    // Opened in the POST /customers request (so its answer and the read models include them),
+    // and again by the customer-lifecycle reactor after a crash: deterministic ids make it once.
+    this.hooks.onCustomerCreated('internal-accounts', (customer) =>
+      this.provisioner.provisionCustomer({ platformId: customer.platformId, customerId: customer.customerId, createdAt: customer.createdAt }),
+    );
+    this.reactors.register(platformAccountsReactor(this.provisioner));
+    this.reactors.register(transferProcessReactor(this.events, this.transfers, this.tasks, this.config));
+    this.tasks.register(SETTLE_TRANSFER_TASK, (payload) => this.transfers.settle(payload.subjectId));
+  }
+}

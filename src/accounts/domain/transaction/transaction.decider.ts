@@ -1,0 +1,142 @@
+import { Decider } from '../../../infra/domain/decider';
+import { DomainError } from '../../../infra/domain/domain-error';
+import { Refund, TransactionEvent, TransferParties } from './transaction.events';
+
+export type TransferKind = 'TRANSFER_OUT' | 'TRANSFER_IN' | 'SANDBOX_FUNDING';
+export type TransferStatus = 'REQUESTED' | 'PENDING' | 'REJECTED' | 'COMPLETED' | 'FAILED';
+
+export type TransactionState =
+  | { status: 'none' }
+  | (TransferParties & { status: TransferStatus; kind: TransferKind; holdId: string | null });
+
+export type TransactionCommand =
+  | { type: 'RequestTransferOut'; parties: TransferParties; now: string }
+  | { type: 'RecordFundsHeld'; holdId: string; now: string }
+  | { type: 'RejectTransferOut'; reason: string; now: string }
+  | { type: 'RequestTransferIn'; parties: TransferParties; now: string }
+  | { type: 'CompleteTransfer'; now: string }
+  | { type: 'FailTransfer'; failureReason: string; refund: Refund | null; now: string }
+  | {
+      type: 'RecordSandboxFunding';
+      transactionId: string;
+      platformId: string;
+      customerId: string | null;
+      platformCustomerId: string | null;
+      accountId: string;
+      currency: string;
+      amount: number;
+      now: string;
+    };
+
+function invalid(state: TransactionState, action: string): DomainError {
+  return new DomainError('INVALID_STATE_TRANSITION', `Cannot ${action} a transaction in state ${state.status}`);
+}
+
+/**
+ * A same-currency transfer. Transfer-out: REQUESTED -> (funds held) PENDING -> COMPLETED or
+ * FAILED (refunded), or REQUESTED -> REJECTED when the hold is refused. Transfer-in: PENDING ->
+ * COMPLETED (credited) or FAILED. Sandbox funding is COMPLETED from its first event. Repeating a
+ * step already taken is a no-op, so process-manager retries are safe.
+ */
+export const transactionDecider: Decider<TransactionCommand, TransactionState, TransactionEvent> = {
+  initialState: () => ({ status: 'none' }),
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'RequestTransferOut':
+        if (state.status !== 'none') return [];
+        return [{ type: 'TransferOutRequested', data: { ...command.parties, requestedAt: command.now } }];
+
+      case 'RequestTransferIn':
+        if (state.status !== 'none') return [];
+        return [{ type: 'TransferInRequested', data: { ...command.parties, requestedAt: command.now } }];
+
+      case 'RecordSandboxFunding':
+        if (state.status !== 'none') return [];
+        return [
+          {
+            type: 'SandboxFundingCompleted',
+            data: {
+              transactionId: command.transactionId,
+              platformId: command.platformId,
+              customerId: command.customerId,
+              platformCustomerId: command.platformCustomerId,
+              accountId: command.accountId,
+              currency: command.currency,
+              amount: command.amount,
+              completedAt: command.now,
+            },
+          },
+        ];
+
+      case 'RecordFundsHeld':
+        if (state.status === 'PENDING' || state.status === 'COMPLETED' || state.status === 'FAILED') return [];
+        if (state.status !== 'REQUESTED') throw invalid(state, 'hold funds for');
+        return [{ type: 'TransferOutFundsHeld', data: { transactionId: state.transactionId, platformId: state.platformId, holdId: command.holdId, heldAt: command.now } }];
+
+      case 'RejectTransferOut':
+        if (state.status === 'REJECTED') return [];
+        if (state.status !== 'REQUESTED') throw invalid(state, 'reject');
+        return [{ type: 'TransferOutRejected', data: { transactionId: state.transactionId, platformId: state.platformId, reason: command.reason, rejectedAt: command.now } }];
+
+      case 'CompleteTransfer': {
+        if (state.status === 'COMPLETED') return [];
+        if (state.status !== 'PENDING') throw invalid(state, 'complete');
+        const ref = { transactionId: state.transactionId, platformId: state.platformId };
+        return state.kind === 'TRANSFER_OUT'
+          ? [{ type: 'TransferOutCompleted', data: { ...ref, completedAt: command.now } }]
+          : [{ type: 'TransferInCompleted', data: { ...ref, completedAt: command.now } }];
+      }
+
+      case 'FailTransfer': {
+        if (state.status === 'FAILED') return [];
+        if (state.status !== 'PENDING') throw invalid(state, 'fail');
+        const ref = { transactionId: state.transactionId, platformId: state.platformId };
+        if (state.kind === 'TRANSFER_OUT') {
+          if (!command.refund) throw new DomainError('INTERNAL_ERROR', 'A failed transfer-out must record its refund');
+          return [{ type: 'TransferOutFailed', data: { ...ref, failureReason: command.failureReason, refund: command.refund, failedAt: command.now } }];
+        }
+        return [{ type: 'TransferInFailed', data: { ...ref, failureReason: command.failureReason, failedAt: command.now } }];
+      }
+    }
+  },
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'TransferOutRequested': {
+        const { requestedAt: _requestedAt, ...parties } = event.data;
+        return { ...parties, status: 'REQUESTED', kind: 'TRANSFER_OUT', holdId: null };
+      }
+      case 'TransferInRequested': {
+        const { requestedAt: _requestedAt, ...parties } = event.data;
+        return { ...parties, status: 'PENDING', kind: 'TRANSFER_IN', holdId: null };
+      }
+      case 'SandboxFundingCompleted':
+        return {
+          transactionId: event.data.transactionId,
+          platformId: event.data.platformId,
+          customerId: event.data.customerId,
+          platformCustomerId: event.data.platformCustomerId,
+          sourceAccountId: event.data.accountId,
+          destinationAccountId: event.data.accountId,
+          paymentRail: null,
+          currency: event.data.currency,
+          amount: event.data.amount,
+          counterpartySuffix: null,
+          status: 'COMPLETED',
+          kind: 'SANDBOX_FUNDING',
+          holdId: null,
+        };
+      case 'TransferOutFundsHeld':
+        return state.status === 'none' ? state : { ...state, status: 'PENDING', holdId: event.data.holdId };
+      case 'TransferOutRejected':
+        return state.status === 'none' ? state : { ...state, status: 'REJECTED' };
+      case 'TransferOutCompleted':
+      case 'TransferInCompleted':
+        return state.status === 'none' ? state : { ...state, status: 'COMPLETED' };
+      case 'TransferOutFailed':
+      case 'TransferInFailed':
+        return state.status === 'none' ? state : { ...state, status: 'FAILED' };
+    }
+  },
+};

@@ -1,0 +1,79 @@
+/**
+ * Events of a transfer's transaction stream (`transaction-<uuid>`): same-currency transfers out
+ * of and into internal accounts, and sandbox funding. Every event carries `transactionId` and
+ * `platformId`, which the `transactions` read model keys on.
+ */
+export type TransferParties = {
+  transactionId: string;
+  platformId: string;
+  customerId: string | null;
+  platformCustomerId: string | null;
+  sourceAccountId: string;
+  destinationAccountId: string;
+  paymentRail: string | null;
+  currency: string;
+  amount: number;
+  /** Last three characters of the external account's primary identifier (sandbox scenario). */
+  counterpartySuffix: string | null;
+};
+
+type Ref = {
+  transactionId: string;
+  platformId: string;
+};
+
+export type Refund = {
+  reference: string;
+  initiatedAt: string;
+  settledAt: string | null;
+  status: 'COMPLETED';
+  reason: string;
+};
+
+/** Recorded before any money moves; visible (PENDING) once the funds are held. */
+export type TransferOutRequested = { type: 'TransferOutRequested'; data: TransferParties & { requestedAt: string } };
+export type TransferOutFundsHeld = { type: 'TransferOutFundsHeld'; data: Ref & { holdId: string; heldAt: string } };
+/** The hold was refused (INSUFFICIENT_FUNDS): the request answered 400, nothing moved. */
+export type TransferOutRejected = { type: 'TransferOutRejected'; data: Ref & { reason: string; rejectedAt: string } };
+export type TransferOutCompleted = { type: 'TransferOutCompleted'; data: Ref & { completedAt: string } };
+export type TransferOutFailed = { type: 'TransferOutFailed'; data: Ref & { failureReason: string; refund: Refund; failedAt: string } };
+
+export type TransferInRequested = { type: 'TransferInRequested'; data: TransferParties & { requestedAt: string } };
+export type TransferInCompleted = { type: 'TransferInCompleted'; data: Ref & { completedAt: string } };
+export type TransferInFailed = { type: 'TransferInFailed'; data: Ref & { failureReason: string; failedAt: string } };
+
+/** `POST /sandbox/internal-accounts/{id}/fund`: an incoming payment, completed at once. */
+export type SandboxFundingCompleted = {
+  type: 'SandboxFundingCompleted';
+  data: Ref & {
+    customerId: string | null;
+    platformCustomerId: string | null;
+    accountId: string;
+    currency: string;
+    amount: number;
+    completedAt: string;
+  };
+};
+
+export type TransactionEvent =
+  | TransferOutRequested
+  | TransferOutFundsHeld
+  | TransferOutRejected
+  | TransferOutCompleted
+  | TransferOutFailed
+  | TransferInRequested
+  | TransferInCompleted
+  | TransferInFailed
+  | SandboxFundingCompleted;
+
+export const TRANSFER_EVENT_TYPES: TransactionEvent['type'][] = [
+  'TransferOutRequested',
+  'TransferOutFundsHeld',
+  'TransferOutRejected',
+  'TransferOutCompleted',
+  'TransferOutFailed',
+  'TransferInRequested',
+  'TransferInCompleted',
+  'TransferInFailed',
+  'SandboxFundingCompleted',
+];

@@ -1,0 +1,46 @@
+import { Controller, Get, Param, Query, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import { DomainError } from '../../infra/domain/domain-error';
+import { Page } from '../../infra/http/pagination';
+import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
+import { QueryReader } from '../../infra/http/query-params';
+import { requirePathId } from '../../shared/validation/path-ids';
+import { CURRENCY_CODES } from '../../shared/currencies';
+import { InternalAccountView } from '../queries/internal-account.view';
+import { InternalAccountsQuery } from '../queries/internal-accounts.query';
+
+type PlatformRequest = Request & { platform: AuthenticatedPlatform };
+
+const ACCOUNT_TYPES = ['INTERNAL_FIAT', 'INTERNAL_CRYPTO', 'EMBEDDED_WALLET'] as const;
+
+/** `GET /internal-accounts` and `GET /customers/internal-accounts` (the same list), and one account. */
+@Controller()
+export class InternalAccountsController {
+  constructor(private readonly query: InternalAccountsQuery) {}
+
+  @Get('internal-accounts')
+  async list(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>): Promise<Page<InternalAccountView>> {
+    const reader = new QueryReader(query, ['customerId', 'type', 'currency']);
+    const filters = {
+      customerId: reader.id('customerId', 'Customer'),
+      type: reader.oneOf('type', ACCOUNT_TYPES),
+      currency: reader.oneOf('currency', CURRENCY_CODES),
+    };
+    const page = reader.page();
+    reader.done();
+    return this.query.list(request.platform.platformId, filters, page);
+  }
+
+  @Get('customers/internal-accounts')
+  async listForCustomers(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>): Promise<Page<InternalAccountView>> {
+    return this.list(request, query);
+  }
+
+  @Get('internal-accounts/:accountId')
+  async get(@Req() request: PlatformRequest, @Param('accountId') accountId: string): Promise<InternalAccountView> {
+    requirePathId('InternalAccount', 'accountId', accountId);
+    const view = await this.query.findById(request.platform.platformId, accountId);
+    if (!view) throw new DomainError('NOT_FOUND', 'Internal account not found');
+    return view;
+  }
+}

@@ -1,0 +1,280 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '../../infra/domain/domain-error';
+import { DomainEvent } from '../../infra/domain/decider';
+import { ConcurrencyError, Position } from '../../infra/event-store/event-store.port';
+import { EventStoreService } from '../../infra/event-store/event-store.service';
+import { parseId, streamNameFor, uuidv5 } from '../../infra/ids';
+import { recordAppendedPosition } from '../../infra/request-context';
+import {
+  InternalAccountCommand,
+  InternalAccountState,
+  OpenAccount,
+  accountNotFound,
+  internalAccountDecider,
+} from '../domain/internal-account/internal-account.decider';
+import { InternalAccountEvent, InternalAccountType } from '../domain/internal-account/internal-account.events';
+
+export interface LedgerAccountSnapshot {
+  accountId: string;
+  platformId: string;
+  customerId: string | null;
+  accountType: InternalAccountType;
+  currency: string;
+  /** `balance.amount` of the GET view. */
+  available: number;
+  held: number;
+  /** `totalBalance.amount` = available + held. */
+  total: number;
+  openedAt: string;
+  updatedAt: string;
+}
+
+export interface LedgerStepResult extends LedgerAccountSnapshot {
+  /** False when the step had already been applied (an idempotent repeat). */
+  applied: boolean;
+}
+
+export interface OpenAccountInput {
+  platformId: string;
+  accountId: string;
+  customerId: string | null;
+  accountType: InternalAccountType;
+  currency: string;
+  /** Deterministic time (the customer's or platform's creation), so a replay opens the same way. */
+  openedAt: string;
+}
+
+export interface CreditInput {
+  platformId: string;
+  accountId: string;
+  /** The business key of the credit (e.g. a transaction id): a repeat is a no-op. */
+  movementId: string;
+  amount: number;
+  /** Why the money came in, e.g. SANDBOX_FUNDING, TRANSFER_IN, QUOTE_REFUND. */
+  reason: string;
+  reference?: string | null;
+}
+
+export interface HoldInput {
+  platformId: string;
+  accountId: string;
+  holdId: string;
+  amount: number;
+  reference?: string | null;
+}
+
+export interface HoldRef {
+  platformId: string;
+  accountId: string;
+  holdId: string;
+}
+
+const MAX_ATTEMPTS = 100;
+const CACHE_LIMIT = 10_000;
+
+/**
+ * The ledger of internal accounts: one stream per account, every movement an event whose id is
+ * derived from its business key, so each step is idempotent. Concurrency: work on one account is
+ * serialised inside this process, and across processes by the expected revision (on a conflict
+ * the step is re-read and re-decided). Balances never go negative: a hold larger than the
+ * available balance is refused with 400 INSUFFICIENT_FUNDS.
+ *
+ * Exported to other contexts (quotes, cards, wallets) as the only way to move money.
+ */
+@Injectable()
+export class AccountsLedger {
+  /** Folded state per stream with its revision; catches up from the store before each step. */
+  private readonly cache = new Map<string, { state: InternalAccountState; revision: number | 'no_stream'; position: Position | null }>();
+  private readonly locks = new Map<string, Promise<void>>();
+
+  constructor(private readonly events: EventStoreService) {}
+
+  async open(input: OpenAccountInput): Promise<LedgerStepResult> {
+    return this.step(input.platformId, input.accountId, { allowNew: true }, {
+      type: 'OpenInternalAccount',
+      accountId: input.accountId,
+      platformId: input.platformId,
+      customerId: input.customerId,
+      accountType: input.accountType,
+      currency: input.currency,
+      now: input.openedAt,
+    });
+  }
+
+  async credit(input: CreditInput): Promise<LedgerStepResult> {
+    return this.step(input.platformId, input.accountId, {}, {
+      type: 'CreditFunds',
+      movementId: input.movementId,
+      amount: input.amount,
+      reason: input.reason,
+      reference: input.reference ?? null,
+      now: new Date().toISOString(),
+    });
+  }
+
+  /** Moves `amount` from available to held; 400 INSUFFICIENT_FUNDS when available < amount. */
+  async hold(input: HoldInput): Promise<LedgerStepResult> {
+    return this.step(input.platformId, input.accountId, {}, {
+      type: 'HoldFunds',
+      holdId: input.holdId,
+      amount: input.amount,
+      reference: input.reference ?? null,
+      now: new Date().toISOString(),
+    });
+  }
+
+  /** The held money leaves the account (held decreases; available unchanged). */
+  async settleHold(input: HoldRef): Promise<LedgerStepResult> {
+    return this.step(input.platformId, input.accountId, {}, { type: 'SettleHold', holdId: input.holdId, now: new Date().toISOString() });
+  }
+
+  /** The held money returns to available (a refund). Releasing an unknown hold is a no-op. */
+  async releaseHold(input: HoldRef & { reason: string }): Promise<LedgerStepResult> {
+    return this.step(input.platformId, input.accountId, {}, {
+      type: 'ReleaseHold',
+      holdId: input.holdId,
+      reason: input.reason,
+      now: new Date().toISOString(),
+    });
+  }
+
+  /** The account's balances read from its stream (authoritative, unlike the read model). */
+  async snapshot(input: { platformId: string; accountId: string }): Promise<LedgerAccountSnapshot> {
+    const stream = this.streamFor(input.accountId);
+    return this.withLock(stream, async () => {
+      const { state } = await this.load(stream);
+      if (state.status !== 'open' || state.platformId !== input.platformId) throw accountNotFound();
+      return snapshotOf(state);
+    });
+  }
+
+  /** The hold's status, or null when nothing was ever held under this id. */
+  async holdStatus(input: HoldRef): Promise<{ amount: number; status: 'HELD' | 'SETTLED' | 'RELEASED' } | null> {
+    const stream = this.streamFor(input.accountId);
+    return this.withLock(stream, async () => {
+      const { state } = await this.load(stream);
+      if (state.status !== 'open' || state.platformId !== input.platformId) throw accountNotFound();
+      const hold = state.holds[input.holdId];
+      return hold ? { ...hold } : null;
+    });
+  }
+
+  private streamFor(accountId: string): string {
+    if (!parseId('InternalAccount', accountId)) throw accountNotFound();
+    return streamNameFor(accountId);
+  }
+
+  private async step(
+    platformId: string,
+    accountId: string,
+    options: { allowNew?: boolean },
+    command: InternalAccountCommand,
+  ): Promise<LedgerStepResult> {
+    const stream = this.streamFor(accountId);
+    return this.withLock(stream, async () => {
+      for (let attempt = 1; ; attempt++) {
+        const { state, revision } = await this.load(stream);
+        if (state.status === 'open' && state.platformId !== platformId) throw accountNotFound();
+        if (state.status === 'none' && !options.allowNew) throw accountNotFound();
+        const decided = internalAccountDecider.decide(command, state);
+        if (decided.length === 0) return { ...snapshotOf(state as OpenAccount), applied: false };
+        const withIds = decided.map((event) => ({ ...event, id: eventIdFor(accountId, event) }));
+        try {
+          const appended = await this.events.append(stream, withIds, revision);
+          let next = state;
+          for (const event of decided) next = internalAccountDecider.evolve(next, event);
+          this.remember(stream, next, appended.nextExpectedRevision, appended.position);
+          return { ...snapshotOf(next as OpenAccount), applied: true };
+        } catch (error) {
+          if (!(error instanceof ConcurrencyError)) throw error;
+          // Another process wrote to this account: the next load catches up from our revision.
+          if (attempt >= MAX_ATTEMPTS) throw new DomainError('CONFLICT', 'The account is too busy; retry the request');
+          await sleep(Math.min(50, attempt * 2) * Math.random());
+        }
+      }
+    });
+  }
+
+  /**
+   * Catches the cached state up with the stream. The position of the newest event seen is noted
+   * in the request context: when a step turns out to be already done (by a reactor that raced this
+   * request), the response still waits until the read models include that event.
+   */
+  private async load(stream: string): Promise<{ state: InternalAccountState; revision: number | 'no_stream' }> {
+    const cached = this.cache.get(stream);
+    const fromRevision = cached && cached.revision !== 'no_stream' ? cached.revision + 1 : 0;
+    const newer = await this.events.store.readStream(stream, { fromRevision });
+    let state = cached && cached.revision !== 'no_stream' ? cached.state : internalAccountDecider.initialState();
+    let revision: number | 'no_stream' = cached && cached.revision !== 'no_stream' ? cached.revision : 'no_stream';
+    let position = cached?.position ?? null;
+    for (const event of newer) {
+      state = internalAccountDecider.evolve(state, { type: event.type, data: event.data } as unknown as InternalAccountEvent);
+      revision = event.revision;
+      position = event.position;
+    }
+    this.remember(stream, state, revision, position);
+    if (position) recordAppendedPosition(position);
+    return { state, revision };
+  }
+
+  private remember(stream: string, state: InternalAccountState, revision: number | 'no_stream', position: Position | null): void {
+    if (revision === 'no_stream') return;
+    this.cache.delete(stream);
+    this.cache.set(stream, { state, revision, position });
+    if (this.cache.size > CACHE_LIMIT) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest !== undefined && !this.locks.has(oldest)) this.cache.delete(oldest);
+    }
+  }
+
+  /** Runs `work` after every earlier piece of work on `key` in this process (a per-account queue). */
+  private async withLock<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.locks.get(key) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => (release = resolve));
+    const tail = previous.then(() => mine);
+    this.locks.set(key, tail);
+    await previous;
+    try {
+      return await work();
+    } finally {
+      release();
+      if (this.locks.get(key) === tail) this.locks.delete(key);
+    }
+  }
+}
+
+function snapshotOf(state: OpenAccount): LedgerAccountSnapshot {
+  return {
+    accountId: state.accountId,
+    platformId: state.platformId,
+    customerId: state.customerId,
+    accountType: state.accountType,
+    currency: state.currency,
+    available: state.available,
+    held: state.held,
+    total: state.available + state.held,
+    openedAt: state.openedAt,
+    updatedAt: state.updatedAt,
+  };
+}
+
+/** uuid v5 of the movement's business key: the same step appended twice is one event. */
+function eventIdFor(accountId: string, event: DomainEvent & InternalAccountEvent): string {
+  switch (event.type) {
+    case 'InternalAccountOpened':
+      return uuidv5(`ledger:${accountId}:opened`);
+    case 'FundsCredited':
+      return uuidv5(`ledger:${accountId}:credit:${event.data.movementId}`);
+    case 'FundsHeld':
+      return uuidv5(`ledger:${accountId}:hold:${event.data.holdId}`);
+    case 'HoldSettled':
+      return uuidv5(`ledger:${accountId}:settle:${event.data.holdId}`);
+    case 'HoldReleased':
+      return uuidv5(`ledger:${accountId}:release:${event.data.holdId}`);
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

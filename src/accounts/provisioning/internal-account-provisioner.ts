@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import { EventStoreService } from '../../infra/event-store/event-store.service';
+import { streamNameFor, uuidv5 } from '../../infra/ids';
+import { STABLECOINS, isCurrencyCode } from '../../shared/currencies';
+import { InternalAccountType } from '../domain/internal-account/internal-account.events';
+import { AccountsLedger } from '../ledger/accounts-ledger';
+
+/** Deterministic ids: provisioning twice (request and reactor, or a replay) opens one account. */
+export function customerAccountId(customerId: string, currency: string): string {
+  return `InternalAccount:${uuidv5(`internal-account:${customerId}:${currency}`)}`;
+}
+
+export function platformAccountId(platformId: string, currency: string): string {
+  return `InternalAccount:${uuidv5(`platform-account:${platformId}:${currency}`)}`;
+}
+
+/** USDB is the embedded wallet's currency; other stablecoins and BTC are crypto holdings. */
+export function customerAccountType(currency: string): InternalAccountType {
+  if (currency === 'USDB') return 'EMBEDDED_WALLET';
+  return STABLECOINS.has(currency) || currency === 'BTC' ? 'INTERNAL_CRYPTO' : 'INTERNAL_FIAT';
+}
+
+function platformAccountType(currency: string): InternalAccountType {
+  return STABLECOINS.has(currency) || currency === 'BTC' ? 'INTERNAL_CRYPTO' : 'INTERNAL_FIAT';
+}
+
+/**
+ * Opens internal accounts: one per supported currency of the platform for each customer (an
+ * EMBEDDED_WALLET account in USDB when USDB is supported), and the platform's own accounts.
+ */
+@Injectable()
+export class InternalAccountProvisioner {
+  constructor(
+    private readonly ledger: AccountsLedger,
+    private readonly events: EventStoreService,
+  ) {}
+
+  async provisionCustomer(input: { platformId: string; customerId: string; createdAt: string }): Promise<void> {
+    const currencies = await this.supportedCurrencies(input.platformId);
+    for (const currency of currencies.filter(isCurrencyCode)) {
+      await this.ledger.open({
+        platformId: input.platformId,
+        accountId: customerAccountId(input.customerId, currency),
+        customerId: input.customerId,
+        accountType: customerAccountType(currency),
+        currency,
+        openedAt: input.createdAt,
+      });
+    }
+  }
+
+  /**
+   * The platform's supported currencies from its event stream rather than the platform-config
+   * read model, which a reactor may run ahead of (a customer created right after its platform).
+   * Reads the published payloads of `PlatformRegistered` / `PlatformConfigUpdated` only.
+   */
+  private async supportedCurrencies(platformId: string): Promise<string[]> {
+    let currencies: string[] = [];
+    for (const event of await this.events.readStream(streamNameFor(platformId))) {
+      const data = event.data as {
+        config?: { supportedCurrencies?: Array<{ currencyCode: string }> };
+        changes?: { supportedCurrencies?: Array<{ currencyCode: string }> };
+      };
+      const list = event.type === 'PlatformRegistered' ? data.config?.supportedCurrencies : event.type === 'PlatformConfigUpdated' ? data.changes?.supportedCurrencies : undefined;
+      if (list) currencies = list.map((entry) => entry.currencyCode);
+    }
+    return currencies;
+  }
+
+  async provisionPlatform(input: { platformId: string; currencies: string[]; at: string }): Promise<void> {
+    for (const currency of input.currencies.filter(isCurrencyCode)) {
+      await this.ledger.open({
+        platformId: input.platformId,
+        accountId: platformAccountId(input.platformId, currency),
+        customerId: null,
+        accountType: platformAccountType(currency),
+        currency,
+        openedAt: input.at,
+      });
+    }
+  }
+}

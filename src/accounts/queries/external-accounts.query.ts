@@ -1,0 +1,72 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Pool } from 'pg';
+import { Page, PageRequest, toPage } from '../../infra/http/pagination';
+import { PG_POOL } from '../../infra/postgres/pool';
+import { ExternalAccountState } from '../domain/external-account/external-account.decider';
+import { ExternalAccountDetails, ExternalAccountView, externalAccountDetails, externalAccountView } from './external-account.view';
+
+export interface ExternalAccountFilters {
+  customerId?: string;
+  currency?: string;
+}
+
+/**
+ * Read side of external accounts (the `external-accounts` projection). Exported: `findById`
+ * answers the GET view plus `accountType`, `primaryIdentifier`, `supportedRails` and
+ * `defaultPaymentRail`, or null for an unknown, deleted or other platform's account.
+ */
+@Injectable()
+export class ExternalAccountsQuery {
+  constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
+
+  async findById(platformId: string, externalAccountId: string): Promise<ExternalAccountDetails | null> {
+    const state = await this.findState(platformId, externalAccountId);
+    return state && state.status === 'active' ? externalAccountDetails(state) : null;
+  }
+
+  /** The GET view only. */
+  async findView(platformId: string, externalAccountId: string): Promise<ExternalAccountView | null> {
+    const state = await this.findState(platformId, externalAccountId);
+    return state && state.status === 'active' ? externalAccountView(state) : null;
+  }
+
+  /** Including deleted accounts (a transfer already under way still needs the details). */
+  async findState(platformId: string, externalAccountId: string): Promise<ExternalAccountState | null> {
+    const result = await this.pool.query<{ state: ExternalAccountState }>(
+      `SELECT state::json AS state FROM external_accounts WHERE platform_id = $1 AND external_account_id = $2`,
+      [platformId, externalAccountId],
+    );
+    return result.rows[0]?.state ?? null;
+  }
+
+  async list(platformId: string, filters: ExternalAccountFilters, page: PageRequest): Promise<Page<ExternalAccountView>> {
+    const conditions = ['platform_id = $1', 'NOT is_deleted'];
+    const params: unknown[] = [platformId];
+    if (filters.customerId !== undefined) {
+      params.push(filters.customerId);
+      conditions.push(`customer_id = $${params.length}`);
+    }
+    if (filters.currency !== undefined) {
+      params.push(filters.currency);
+      conditions.push(`currency = $${params.length}`);
+    }
+    const total = await this.pool.query<{ count: string }>(`SELECT count(*) FROM external_accounts WHERE ${conditions.join(' AND ')}`, params);
+    if (page.cursor) {
+      params.push(String(page.cursor.createdAt), String(page.cursor.id));
+      conditions.push(`(created_at, external_account_id) > ($${params.length - 1}::timestamptz, $${params.length})`);
+    }
+    params.push(page.limit + 1);
+    const rows = await this.pool.query<{ state: ExternalAccountState & { status: 'active' }; created_at: Date; external_account_id: string }>(
+      `SELECT state::json AS state, created_at, external_account_id FROM external_accounts WHERE ${conditions.join(' AND ')}
+        ORDER BY created_at, external_account_id LIMIT $${params.length}`,
+      params,
+    );
+    return toPage(
+      rows.rows,
+      page.limit,
+      (row) => externalAccountView(row.state),
+      (row) => ({ createdAt: row.created_at.toISOString(), id: row.external_account_id }),
+      Number(total.rows[0].count),
+    );
+  }
+}

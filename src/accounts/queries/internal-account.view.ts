@@ -1,0 +1,152 @@
+import { createHash } from 'node:crypto';
+import { RecordedEvent } from '../../infra/event-store/event-store.port';
+import { Currency, currency as currencyOf } from '../../shared/currencies';
+import { InternalAccountEvent, InternalAccountType } from '../domain/internal-account/internal-account.events';
+
+export interface CurrencyAmount {
+  amount: number;
+  currency: Currency;
+}
+
+export interface FundingPaymentInstruction {
+  accountOrWalletInfo: Record<string, unknown>;
+  instructionsNotes?: string;
+  isPlatformAccount?: boolean;
+}
+
+/** An internal account exactly as `GET /internal-accounts` lists it. */
+export interface InternalAccountView {
+  id: string;
+  /** Absent for platform-owned accounts. */
+  customerId?: string;
+  type: InternalAccountType;
+  status: 'OPEN';
+  /** Available to spend (minor units). */
+  balance: CurrencyAmount;
+  /** Available plus held. */
+  totalBalance: CurrencyAmount;
+  fundingPaymentInstructions: FundingPaymentInstruction[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What the view is built from: the read model row, the ledger snapshot, or folded events. */
+export interface InternalAccountRecord {
+  accountId: string;
+  platformId: string;
+  customerId: string | null;
+  accountType: InternalAccountType;
+  currency: string;
+  available: number;
+  held: number;
+  openedAt: string;
+  updatedAt: string;
+}
+
+export function internalAccountView(record: InternalAccountRecord): InternalAccountView {
+  const currency = currencyOf(record.currency);
+  const view: InternalAccountView = {
+    id: record.accountId,
+    type: record.accountType,
+    status: 'OPEN',
+    balance: { amount: record.available, currency },
+    totalBalance: { amount: record.available + record.held, currency },
+    fundingPaymentInstructions: fundingInstructions(record),
+    createdAt: record.openedAt,
+    updatedAt: record.updatedAt,
+  };
+  if (!record.customerId) return view;
+  const { id, ...rest } = view;
+  return { id, customerId: record.customerId, ...rest };
+}
+
+/**
+ * The account view as of the last of `events` (a prefix of its ledger stream): what GET answered
+ * right after that event, e.g. for an `INTERNAL_ACCOUNT.BALANCE_UPDATED` webhook.
+ */
+export function internalAccountViewFromEvents(events: Array<Pick<RecordedEvent, 'type' | 'data'>>): InternalAccountView | null {
+  let record: InternalAccountRecord | null = null;
+  for (const event of events as unknown as InternalAccountEvent[]) {
+    if (event.type === 'InternalAccountOpened') {
+      record = {
+        accountId: event.data.accountId,
+        platformId: event.data.platformId,
+        customerId: event.data.customerId,
+        accountType: event.data.accountType,
+        currency: event.data.currency,
+        available: 0,
+        held: 0,
+        openedAt: event.data.openedAt,
+        updatedAt: event.data.openedAt,
+      };
+      continue;
+    }
+    if (!record) continue;
+    record = { ...record, available: event.data.available, held: event.data.held, updatedAt: movementTime(event) };
+  }
+  return record ? internalAccountView(record) : null;
+}
+
+export function movementTime(event: Exclude<InternalAccountEvent, { type: 'InternalAccountOpened' }>): string {
+  switch (event.type) {
+    case 'FundsCredited':
+      return event.data.creditedAt;
+    case 'FundsHeld':
+      return event.data.heldAt;
+    case 'HoldSettled':
+      return event.data.settledAt;
+    case 'HoldReleased':
+      return event.data.releasedAt;
+  }
+}
+
+/**
+ * Sandbox funding instructions, derived from the account id so they never change: a USD bank
+ * account with a unique reference for fiat USD accounts, a Solana deposit address for USDC/USDT.
+ */
+function fundingInstructions(record: InternalAccountRecord): FundingPaymentInstruction[] {
+  const digest = createHash('sha256').update(`funding:${record.accountId}`).digest();
+  if (record.accountType === 'INTERNAL_FIAT' && record.currency === 'USD') {
+    const accountNumber = String(digest.readBigUInt64BE(0) % 10_000_000_000n).padStart(10, '0');
+    const reference = `FUND-${digest.subarray(8, 13).toString('hex').toUpperCase()}`;
+    return [
+      {
+        accountOrWalletInfo: {
+          accountType: 'USD_ACCOUNT',
+          accountNumber,
+          routingNumber: '021000021',
+          bankName: 'Sandbox Bank',
+          paymentRails: ['ACH', 'WIRE', 'RTP'],
+          reference,
+        },
+        instructionsNotes: `Include the reference ${reference} so the payment is credited to this account`,
+        isPlatformAccount: record.customerId === null,
+      },
+    ];
+  }
+  if (record.accountType === 'INTERNAL_CRYPTO' && (record.currency === 'USDC' || record.currency === 'USDT')) {
+    return [
+      {
+        accountOrWalletInfo: { accountType: 'SOLANA_WALLET', address: base58(digest) },
+        isPlatformAccount: record.customerId === null,
+      },
+    ];
+  }
+  return [];
+}
+
+const BASE58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+
+function base58(bytes: Buffer): string {
+  let value = BigInt(`0x${bytes.toString('hex')}`);
+  let text = '';
+  while (value > 0n) {
+    text = BASE58_ALPHABET[Number(value % 58n)] + text;
+    value /= 58n;
+  }
+  for (const byte of bytes) {
+    if (byte !== 0) break;
+    text = `1${text}`;
+  }
+  return text;
+}

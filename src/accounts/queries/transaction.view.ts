@@ -1,0 +1,82 @@
+import { RecordedEvent } from '../../infra/event-store/event-store.port';
+import { CurrencyAmount } from './internal-account.view';
+
+/**
+ * A transaction exactly as `GET /transactions/{id}` returns it (DECISIONS.md section 2). Transfers
+ * (this context) and quotes (the quotes context) both produce these; each context contributes
+ * reducers from its events to this view (projections/transactions/reducers.ts).
+ */
+export type TransactionStatus = 'PENDING' | 'PENDING_AUTHORIZATION' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'EXPIRED';
+
+export interface TransactionSource {
+  sourceType: string;
+  accountId?: string;
+  currency: string;
+  [extra: string]: unknown;
+}
+
+export interface TransactionDestination {
+  destinationType: string;
+  accountId?: string;
+  currency: string;
+  paymentRail?: string | null;
+  [extra: string]: unknown;
+}
+
+export interface TransactionRefund {
+  reference: string;
+  initiatedAt: string;
+  settledAt: string | null;
+  status: string;
+  reason?: string;
+}
+
+export interface TransactionView {
+  id: string;
+  status: TransactionStatus;
+  type: 'OUTGOING' | 'INCOMING';
+  direction: 'DEBIT' | 'CREDIT';
+  source: TransactionSource | null;
+  destination: TransactionDestination;
+  customerId: string | null;
+  platformCustomerId: string | null;
+  sentAmount: CurrencyAmount;
+  receivedAmount: CurrencyAmount;
+  /** Sending units per one receiving unit (1 for same-currency transfers). */
+  exchangeRate: number;
+  /** Minor units of the sending currency. */
+  fees: number;
+  quoteId: string | null;
+  description: string | null;
+  failureReason: string | null;
+  refund: TransactionRefund | null;
+  createdAt: string;
+  updatedAt: string;
+  settledAt: string | null;
+}
+
+/**
+ * The read model's row: the view, and whether GET shows it (a transfer-out is hidden until its
+ * funds are held, and stays hidden when the hold was refused and the request answered 400).
+ */
+export interface TransactionRow {
+  view: TransactionView;
+  visible: boolean;
+}
+
+export type TransactionEventLike = Pick<RecordedEvent, 'type' | 'data'>;
+
+/** Turns the row before an event into the row after it (null: no row yet / unchanged absence). */
+export type TransactionViewReducer = (current: TransactionRow | null, event: TransactionEventLike) => TransactionRow | null;
+
+export function foldTransactionRow(
+  reducers: Record<string, TransactionViewReducer>,
+  events: TransactionEventLike[],
+): TransactionRow | null {
+  let row: TransactionRow | null = null;
+  for (const event of events) {
+    const reducer = reducers[event.type];
+    if (reducer) row = reducer(row, event);
+  }
+  return row;
+}

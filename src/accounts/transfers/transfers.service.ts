@@ -1,0 +1,342 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CustomersQuery } from '../../customers/queries/customers.query';
+import { APP_CONFIG, AppConfig } from '../../infra/config';
+import { DomainError, ValidationError } from '../../infra/domain/domain-error';
+import { ConcurrencyError } from '../../infra/event-store/event-store.port';
+import { EventStoreService } from '../../infra/event-store/event-store.service';
+import { newId, streamNameFor } from '../../infra/ids';
+import { recordAppendedPosition } from '../../infra/request-context';
+import { PlatformConfigQuery } from '../../platforms/queries/platform-config.query';
+import { lastThree } from '../../sandbox/suffix';
+import { transferScenario } from '../../sandbox/transfer-scenarios';
+import { TransactionCommand, TransactionState, transactionDecider } from '../domain/transaction/transaction.decider';
+import { TransferParties } from '../domain/transaction/transaction.events';
+import { AccountsLedger } from '../ledger/accounts-ledger';
+import { ExternalAccountsQuery } from '../queries/external-accounts.query';
+import { InternalAccountView, internalAccountView } from '../queries/internal-account.view';
+import { InternalAccountsQuery } from '../queries/internal-accounts.query';
+import { TransactionView, foldTransactionRow } from '../queries/transaction.view';
+import { TRANSFER_TRANSACTION_REDUCERS } from '../queries/transfer-transaction.reducers';
+
+export interface TransferRequest {
+  sourceAccountId: string;
+  destinationAccountId: string;
+  paymentRail: string | null;
+  amount: number;
+}
+
+const MAX_STEP_ATTEMPTS = 20;
+
+/**
+ * Same-currency transfers and sandbox funding. A transfer-out is recorded first
+ * (`TransferOutRequested`), then its funds are held on the source account, then it is settled
+ * later by a task (complete: the hold leaves; fail: the hold is released, a refund). Every step
+ * re-reads the transaction and is a no-op when already taken, so the request, the
+ * `transfer-process` reactor and the settlement task can all drive it, and a crash between two
+ * appends is completed by the reactor.
+ */
+@Injectable()
+export class TransfersService {
+  constructor(
+    private readonly events: EventStoreService,
+    private readonly ledger: AccountsLedger,
+    private readonly internalAccounts: InternalAccountsQuery,
+    private readonly externalAccounts: ExternalAccountsQuery,
+    private readonly customers: CustomersQuery,
+    private readonly platformConfig: PlatformConfigQuery,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async transferOut(platformId: string, request: TransferRequest): Promise<TransactionView> {
+    const internal = await this.internalAccounts.findDetails(platformId, request.sourceAccountId);
+    if (!internal) throw new DomainError('NOT_FOUND', 'Source internal account not found');
+    const external = await this.externalAccounts.findById(platformId, request.destinationAccountId);
+    if (!external) throw new DomainError('NOT_FOUND', 'Destination external account not found');
+    assertSameCurrency(internal.currency, external.currency);
+    const paymentRail = this.pickRail(request.paymentRail, external.supportedRails, 'destination.paymentRail');
+    if (internal.customerId && internal.customerId !== external.customerId) {
+      throw new ValidationError([{ field: 'destination.accountId', constraint: 'FORMAT', message: 'The external account belongs to another customer' }]);
+    }
+    const customer = await this.approvedCustomer(platformId, internal.customerId);
+    await this.assertAmountInRange(platformId, internal.currency, request.amount);
+
+    const transactionId = newId('Transaction');
+    const parties: TransferParties = {
+      transactionId,
+      platformId,
+      customerId: internal.customerId,
+      platformCustomerId: customer?.platformCustomerId ?? null,
+      sourceAccountId: internal.accountId,
+      destinationAccountId: external.id,
+      paymentRail,
+      currency: internal.currency,
+      amount: request.amount,
+      counterpartySuffix: lastThree(external.primaryIdentifier),
+    };
+    await this.events.handle(streamNameFor(transactionId), transactionDecider, { type: 'RequestTransferOut', parties, now: new Date().toISOString() });
+    const outcome = await this.advanceTransferOut(transactionId);
+    if (outcome.state.status === 'REJECTED') {
+      throw new DomainError('INSUFFICIENT_FUNDS', 'The account balance is too low for this amount', {
+        accountId: internal.accountId,
+        requested: request.amount,
+        ...(outcome.available !== undefined ? { available: outcome.available } : {}),
+      });
+    }
+    return this.view(transactionId);
+  }
+
+  async transferIn(platformId: string, request: TransferRequest): Promise<TransactionView> {
+    const external = await this.externalAccounts.findById(platformId, request.sourceAccountId);
+    if (!external) throw new DomainError('NOT_FOUND', 'Source external account not found');
+    const internal = await this.internalAccounts.findDetails(platformId, request.destinationAccountId);
+    if (!internal) throw new DomainError('NOT_FOUND', 'Destination internal account not found');
+    assertSameCurrency(external.currency, internal.currency);
+    const paymentRail = this.pickRail(request.paymentRail, external.supportedRails, 'destination.paymentRail');
+    if (internal.customerId && internal.customerId !== external.customerId) {
+      throw new ValidationError([{ field: 'source.accountId', constraint: 'FORMAT', message: 'The external account belongs to another customer' }]);
+    }
+    const customer = await this.approvedCustomer(platformId, internal.customerId);
+    await this.assertAmountInRange(platformId, internal.currency, request.amount);
+
+    const transactionId = newId('Transaction');
+    const parties: TransferParties = {
+      transactionId,
+      platformId,
+      customerId: internal.customerId,
+      platformCustomerId: customer?.platformCustomerId ?? null,
+      sourceAccountId: external.id,
+      destinationAccountId: internal.accountId,
+      paymentRail,
+      currency: internal.currency,
+      amount: request.amount,
+      counterpartySuffix: lastThree(external.primaryIdentifier),
+    };
+    await this.events.handle(streamNameFor(transactionId), transactionDecider, { type: 'RequestTransferIn', parties, now: new Date().toISOString() });
+    return this.view(transactionId);
+  }
+
+  /** `POST /sandbox/internal-accounts/{id}/fund`: credit, then record the incoming transaction. */
+  async fund(platformId: string, accountId: string, amount: number): Promise<InternalAccountView> {
+    const account = await this.internalAccounts.findDetails(platformId, accountId);
+    if (!account) throw new DomainError('NOT_FOUND', 'Internal account not found');
+    const transactionId = newId('Transaction');
+    const credited = await this.ledger.credit({
+      platformId,
+      accountId,
+      movementId: transactionId,
+      amount,
+      reason: 'SANDBOX_FUNDING',
+      reference: transactionId,
+    });
+    await this.recordFunding({
+      platformId,
+      transactionId,
+      accountId,
+      customerId: credited.customerId,
+      currency: credited.currency,
+      amount,
+      completedAt: credited.updatedAt,
+    });
+    return internalAccountView(credited);
+  }
+
+  /** The customer owning an internal account (null for platform-owned), from its ledger stream. */
+  async accountOwner(platformId: string, accountId: string): Promise<string | null> {
+    return (await this.ledger.snapshot({ platformId, accountId })).customerId;
+  }
+
+  /** The incoming transaction of a sandbox funding credit (request, or reactor after a crash). */
+  async recordFunding(input: {
+    platformId: string;
+    transactionId: string;
+    accountId: string;
+    customerId: string | null;
+    currency: string;
+    amount: number;
+    completedAt: string;
+  }): Promise<void> {
+    const customer = input.customerId ? await this.customers.findById(input.platformId, input.customerId) : null;
+    const stream = streamNameFor(input.transactionId);
+    const result = await this.events.handle(stream, transactionDecider, {
+      type: 'RecordSandboxFunding',
+      transactionId: input.transactionId,
+      platformId: input.platformId,
+      customerId: input.customerId,
+      platformCustomerId: customer?.platformCustomerId ?? null,
+      accountId: input.accountId,
+      currency: input.currency,
+      amount: input.amount,
+      now: input.completedAt,
+    });
+    // Recorded already by the reactor that raced this request: wait for that event instead.
+    if (result.events.length === 0) await this.load(stream);
+  }
+
+  /**
+   * Drives a transfer-out from REQUESTED: hold the funds, then record the hold or the refusal.
+   * A refusal that raced with a successful hold (a retry elsewhere) gives the hold back.
+   */
+  async advanceTransferOut(transactionId: string): Promise<{ state: TransactionState; available?: number }> {
+    const stream = streamNameFor(transactionId);
+    let available: number | undefined;
+    for (let attempt = 1; attempt <= MAX_STEP_ATTEMPTS; attempt++) {
+      const { state, revision } = await this.load(stream);
+      if (state.status === 'none' || state.kind !== 'TRANSFER_OUT') return { state };
+      if (state.status === 'REJECTED') {
+        const released = await this.ledger.releaseHold({
+          platformId: state.platformId,
+          accountId: state.sourceAccountId,
+          holdId: transactionId,
+          reason: 'TRANSFER_REJECTED',
+        });
+        // The refusal may have been decided by the reactor: report the balance as it is now.
+        return { state, available: available ?? released.available };
+      }
+      if (state.status !== 'REQUESTED') return { state };
+      let command: TransactionCommand;
+      try {
+        await this.ledger.hold({
+          platformId: state.platformId,
+          accountId: state.sourceAccountId,
+          holdId: transactionId,
+          amount: state.amount,
+          reference: transactionId,
+        });
+        command = { type: 'RecordFundsHeld', holdId: transactionId, now: new Date().toISOString() };
+      } catch (error) {
+        if (!(error instanceof DomainError) || error.code !== 'INSUFFICIENT_FUNDS') throw error;
+        available = (error.details as { available?: number } | undefined)?.available;
+        command = { type: 'RejectTransferOut', reason: 'INSUFFICIENT_FUNDS', now: new Date().toISOString() };
+      }
+      await this.appendStep(stream, command, state, revision);
+    }
+    throw new DomainError('CONFLICT', 'The transfer was changed concurrently; retry');
+  }
+
+  /** Settles a PENDING transfer by the sandbox scenario of its counterparty (the settlement task). */
+  async settle(transactionId: string): Promise<void> {
+    const stream = streamNameFor(transactionId);
+    for (let attempt = 1; attempt <= MAX_STEP_ATTEMPTS; attempt++) {
+      const { state, revision } = await this.load(stream);
+      if (state.status !== 'PENDING') return;
+      const scenario = transferScenario(state.counterpartySuffix);
+      const now = new Date().toISOString();
+      let command: TransactionCommand;
+      if (state.kind === 'TRANSFER_OUT') {
+        const hold = { platformId: state.platformId, accountId: state.sourceAccountId, holdId: state.holdId ?? transactionId };
+        if (scenario.outcome === 'COMPLETED') {
+          await this.ledger.settleHold(hold);
+          command = { type: 'CompleteTransfer', now };
+        } else {
+          const failureReason = scenario.failureReason ?? 'BANK_REJECTED';
+          await this.ledger.releaseHold({ ...hold, reason: failureReason });
+          command = {
+            type: 'FailTransfer',
+            failureReason,
+            refund: { reference: `${transactionId}:refund`, initiatedAt: now, settledAt: now, status: 'COMPLETED', reason: failureReason },
+            now,
+          };
+        }
+      } else if (scenario.outcome === 'COMPLETED') {
+        try {
+          await this.ledger.credit({
+            platformId: state.platformId,
+            accountId: state.destinationAccountId,
+            movementId: transactionId,
+            amount: state.amount,
+            reason: 'TRANSFER_IN',
+            reference: transactionId,
+          });
+          command = { type: 'CompleteTransfer', now };
+        } catch (error) {
+          if (!(error instanceof DomainError) || error.code !== 'AMOUNT_OUT_OF_RANGE') throw error;
+          command = { type: 'FailTransfer', failureReason: 'AMOUNT_OUT_OF_RANGE', refund: null, now };
+        }
+      } else {
+        command = { type: 'FailTransfer', failureReason: scenario.failureReason ?? 'BANK_REJECTED', refund: null, now };
+      }
+      await this.appendStep(stream, command, state, revision);
+    }
+    throw new DomainError('CONFLICT', 'The transfer was changed concurrently; the settlement will be retried');
+  }
+
+  /**
+   * Reads and folds a transaction stream, noting the newest position in the request context so
+   * the response waits for steps another process (the reactor) took first.
+   */
+  private async load(stream: string): Promise<{ state: TransactionState; revision: number | 'no_stream' }> {
+    const recorded = await this.events.readStream(stream);
+    let state = transactionDecider.initialState();
+    for (const event of recorded) state = transactionDecider.evolve(state, event as unknown as Parameters<typeof transactionDecider.evolve>[1]);
+    const last = recorded[recorded.length - 1];
+    if (last) recordAppendedPosition(last.position);
+    return { state, revision: last ? last.revision : 'no_stream' };
+  }
+
+  /** The transaction as GET returns it, folded from its stream (independent of read-model lag). */
+  async view(transactionId: string): Promise<TransactionView> {
+    const recorded = await this.events.readStream(streamNameFor(transactionId));
+    if (recorded.length > 0) recordAppendedPosition(recorded[recorded.length - 1].position);
+    const row = foldTransactionRow(TRANSFER_TRANSACTION_REDUCERS, recorded);
+    if (!row) throw new DomainError('TRANSACTION_NOT_FOUND', 'Transaction not found');
+    return row.view;
+  }
+
+  /**
+   * Appends the events of `command` at `revision`. Whether it wins or another writer moved the
+   * stream first, the caller's loop re-reads and takes the next step from what was recorded.
+   */
+  private async appendStep(stream: string, command: TransactionCommand, state: TransactionState, revision: number | 'no_stream'): Promise<void> {
+    const decided = transactionDecider.decide(command, state);
+    if (decided.length === 0) return;
+    try {
+      await this.events.append(stream, decided, revision);
+    } catch (error) {
+      if (!(error instanceof ConcurrencyError)) throw error;
+    }
+  }
+
+  private pickRail(requested: string | null, supported: string[], field: string): string {
+    if (requested === null) return supported[0];
+    if (!supported.includes(requested)) {
+      throw new ValidationError([{ field, constraint: 'ENUM', message: `${field} must be one the external account supports: ${supported.join(', ')}` }]);
+    }
+    return requested;
+  }
+
+  /** The transfer's customer must exist, not be deleted, and be approved (KYC or KYB). */
+  private async approvedCustomer(platformId: string, customerId: string | null) {
+    if (!customerId) return null;
+    const customer = await this.customers.findById(platformId, customerId);
+    if (!customer) throw new DomainError('USER_NOT_FOUND', 'Customer not found');
+    if (customer.isDeleted) throw new DomainError('CUSTOMER_DELETED', 'The customer was deleted');
+    const status = customer.customerType === 'INDIVIDUAL' ? customer.kycStatus : customer.kybStatus;
+    if (status !== 'APPROVED') {
+      throw new DomainError('FORBIDDEN', 'The customer is not approved to transact', {
+        reason: 'CUSTOMER_NOT_APPROVED',
+        [customer.customerType === 'INDIVIDUAL' ? 'kycStatus' : 'kybStatus']: status,
+      });
+    }
+    return customer;
+  }
+
+  private async assertAmountInRange(platformId: string, currency: string, amount: number): Promise<void> {
+    const config = await this.platformConfig.findRaw(platformId);
+    const limits = config?.supportedCurrencies.find((entry) => entry.currencyCode === currency);
+    if (limits && (amount < limits.minAmount || amount > limits.maxAmount)) {
+      throw new DomainError('AMOUNT_OUT_OF_RANGE', `amount must be from ${limits.minAmount} to ${limits.maxAmount} for ${currency}`, {
+        minAmount: limits.minAmount,
+        maxAmount: limits.maxAmount,
+      });
+    }
+  }
+}
+
+function assertSameCurrency(source: string, destination: string): void {
+  if (source !== destination) {
+    throw new DomainError('INVALID_CURRENCY', `Transfers move one currency: the source holds ${source}, the destination ${destination}`, {
+      sourceCurrency: source,
+      destinationCurrency: destination,
+    });
+  }
+}

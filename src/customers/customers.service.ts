@@ -1,0 +1,278 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { Pool } from 'pg';
+import { APP_CONFIG, AppConfig } from '../infra/config';
+import { DomainError } from '../infra/domain/domain-error';
+import { ConcurrencyError } from '../infra/event-store/event-store.port';
+import { EventStoreService } from '../infra/event-store/event-store.service';
+import { newId, streamNameFor, uuidv5 } from '../infra/ids';
+import { PG_POOL } from '../infra/postgres/pool';
+import {
+  beneficialOwnerKycStatus,
+  businessVerificationScenario,
+  individualVerificationScenario,
+  initialIndividualKycStatus,
+} from '../sandbox/kyc-scenarios';
+import { claimDecider } from './domain/claim/claim.decider';
+import { CustomerCommand, CustomerState, customerDecider, VerificationScenario } from './domain/customer/customer.decider';
+import { BusinessInfo, CustomerProfile, CustomerType, KycStatus } from './domain/customer/customer.events';
+import { CustomerLifecycleHooks } from './customer-lifecycle-hooks';
+import { customerDeleted, customerNotFound } from './customers.errors';
+import { CustomerView, DocumentView, VerificationView, customerStateFromEvents, customerView, documentView, verificationView } from './queries/customer.view';
+
+export const DOCUMENT_FILES_DDL = `
+CREATE TABLE IF NOT EXISTS customer_document_files (
+  platform_id text NOT NULL,
+  document_id text NOT NULL,
+  content_type text NOT NULL,
+  content bytea NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (platform_id, document_id)
+)`;
+
+/** A claim whose customer never got created (a crashed request) is taken over after this. */
+const ORPHAN_CLAIM_AFTER_MS = 30_000;
+
+/** Generated UMA addresses live on this domain (platforms may bring their own address). */
+export const SANDBOX_UMA_DOMAIN = 'uma.sandbox.payments.local';
+
+export interface CreateCustomerInput {
+  customerType: CustomerType;
+  platformCustomerId: string;
+  umaAddress: string | null;
+  profile: CustomerProfile;
+}
+
+/** PATCH input: absent fields stay; `businessInfo` merges into the current one. */
+export type CustomerPatch = Partial<Omit<CustomerProfile, 'businessInfo'>> & { businessInfo?: Partial<BusinessInfo> };
+
+export interface UploadedFile {
+  buffer: Buffer;
+  originalName: string;
+  contentType: string;
+}
+
+export interface DocumentFields {
+  documentHolder: string;
+  documentType: string;
+  country: string;
+  side: string | null;
+  documentNumber: string | null;
+  issuingAuthority: string | null;
+}
+
+/**
+ * Customer use cases. Creation claims the unique keys (platformCustomerId per platform, UMA
+ * address), appends the customer, then runs the creation hooks (internal accounts) in the same
+ * request. A crash part-way is safe: orphan claims are taken over, and a reactor re-runs the hooks
+ * for every `CustomerCreated`.
+ */
+@Injectable()
+export class CustomersService {
+  constructor(
+    @Inject(PG_POOL) private readonly pool: Pool,
+    private readonly events: EventStoreService,
+    private readonly hooks: CustomerLifecycleHooks,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async ensureSchema(): Promise<void> {
+    await this.pool.query(DOCUMENT_FILES_DDL);
+  }
+
+  async create(platformId: string, input: CreateCustomerInput): Promise<CustomerView> {
+    const customerId = newId('Customer');
+    const now = new Date().toISOString();
+    const umaAddress = input.umaAddress ?? generatedUmaAddress(input.platformCustomerId, customerId);
+    const claims = [
+      { key: platformCustomerIdKey(platformId, input.platformCustomerId), code: 'CONFLICT', message: 'A customer with this platformCustomerId already exists' },
+      { key: umaAddressKey(umaAddress), code: 'UMA_ADDRESS_EXISTS', message: 'This UMA address is already in use' },
+    ];
+    const held: string[] = [];
+    try {
+      for (const claim of claims) {
+        await this.claim(claim.key, claim.code, claim.message, platformId, customerId, now);
+        held.push(claim.key);
+      }
+    } catch (error) {
+      for (const key of held) await this.release(key, platformId, customerId, now);
+      throw error;
+    }
+    const initialKycStatus: KycStatus =
+      input.customerType === 'INDIVIDUAL' && this.config.mode === 'sandbox' ? initialIndividualKycStatus(input.profile.fullName) : 'UNVERIFIED';
+    const result = await this.events.handle(streamNameFor(customerId), customerDecider, {
+      type: 'CreateCustomer',
+      customerId,
+      platformId,
+      customerType: input.customerType,
+      platformCustomerId: input.platformCustomerId,
+      umaAddress,
+      profile: input.profile,
+      initialKycStatus,
+      now,
+    });
+    await this.hooks.runCustomerCreated({ platformId, customerId, customerType: input.customerType, createdAt: now });
+    return customerView(activeOrDeleted(result.state));
+  }
+
+  async update(platformId: string, customerId: string, patch: CustomerPatch): Promise<CustomerView> {
+    const now = new Date().toISOString();
+    const result = await this.events.handle(streamNameFor(customerId), customerDecider, (state): CustomerCommand => {
+      assertOwned(state, platformId);
+      const { businessInfo, ...rest } = patch;
+      const changes: Partial<CustomerProfile> = { ...rest };
+      if (businessInfo && state.profile.businessInfo) changes.businessInfo = { ...state.profile.businessInfo, ...businessInfo };
+      return { type: 'UpdateCustomer', changes, now };
+    });
+    return customerView(activeOrDeleted(result.state));
+  }
+
+  async delete(platformId: string, customerId: string): Promise<CustomerView> {
+    const now = new Date().toISOString();
+    const result = await this.events.handle(streamNameFor(customerId), customerDecider, (state): CustomerCommand => {
+      assertOwned(state, platformId);
+      return { type: 'DeleteCustomer', now };
+    });
+    const state = activeOrDeleted(result.state);
+    await this.releaseCustomerKeys(platformId, customerId, state.platformCustomerId, state.umaAddress);
+    return customerView(state);
+  }
+
+  /** Frees a deleted customer's unique keys (also run by a reactor, so it is idempotent). */
+  async releaseCustomerKeys(platformId: string, customerId: string, platformCustomerId: string, umaAddress: string): Promise<void> {
+    const now = new Date().toISOString();
+    await this.release(platformCustomerIdKey(platformId, platformCustomerId), platformId, customerId, now);
+    await this.release(umaAddressKey(umaAddress), platformId, customerId, now);
+  }
+
+  /** The customer's state from its stream (authoritative), or throws 404/410. */
+  async loadActive(platformId: string, customerId: string): Promise<CustomerState & { status: 'active' }> {
+    const { state } = await this.events.load(streamNameFor(customerId), customerDecider);
+    assertOwned(state, platformId);
+    if (state.status === 'deleted') throw customerDeleted();
+    return state as CustomerState & { status: 'active' };
+  }
+
+  async uploadDocument(platformId: string, file: UploadedFile, fields: DocumentFields): Promise<DocumentView> {
+    await this.loadActive(platformId, fields.documentHolder);
+    const documentId = newId('Document');
+    const now = new Date().toISOString();
+    // The file is stored before the event: a crash in between leaves an unreferenced file row,
+    // never an event pointing at a missing file.
+    await this.pool.query(
+      `INSERT INTO customer_document_files (platform_id, document_id, content_type, content) VALUES ($1, $2, $3, $4)
+       ON CONFLICT DO NOTHING`,
+      [platformId, documentId, file.contentType, file.buffer],
+    );
+    const document = {
+      documentId,
+      documentType: fields.documentType,
+      side: fields.side,
+      country: fields.country,
+      documentNumber: fields.documentNumber,
+      issuingAuthority: fields.issuingAuthority,
+      fileName: file.originalName,
+      contentType: file.contentType,
+      sizeBytes: file.buffer.length,
+      sha256: createHash('sha256').update(file.buffer).digest('hex'),
+      uploadedAt: now,
+    };
+    await this.events.handle(streamNameFor(fields.documentHolder), customerDecider, (state): CustomerCommand => {
+      assertOwned(state, platformId);
+      return { type: 'UploadDocument', document };
+    });
+    return documentView(fields.documentHolder, document);
+  }
+
+  async submitVerification(platformId: string, customerId: string): Promise<VerificationView> {
+    const verificationId = newId('Verification');
+    const now = new Date().toISOString();
+    const result = await this.events.handle(streamNameFor(customerId), customerDecider, (state): CustomerCommand => {
+      assertOwned(state, platformId);
+      return { type: 'SubmitVerification', verificationId, scenario: this.scenarioFor(state), now };
+    });
+    const state = activeOrDeleted(result.state);
+    const record = state.verifications.find((candidate) => candidate.verificationId === verificationId);
+    if (!record) throw new DomainError('INTERNAL_ERROR', 'The verification was not recorded');
+    return verificationView(customerId, record);
+  }
+
+  private scenarioFor(state: CustomerState): VerificationScenario {
+    if (state.status === 'none') return { individual: 'CHECK_REQUIREMENTS', business: 'CHECK_REQUIREMENTS', beneficialOwnerKycStatuses: [] };
+    if (this.config.mode !== 'sandbox') {
+      return {
+        individual: 'CHECK_REQUIREMENTS',
+        business: 'CHECK_REQUIREMENTS',
+        beneficialOwnerKycStatuses: state.profile.beneficialOwners.map((owner) => owner.kycStatus),
+      };
+    }
+    return {
+      individual: individualVerificationScenario(state.profile.fullName),
+      business: businessVerificationScenario(state.profile.businessInfo?.registrationNumber),
+      beneficialOwnerKycStatuses: state.profile.beneficialOwners.map((owner) => beneficialOwnerKycStatus(owner.personalInfo.lastName)),
+    };
+  }
+
+  private async claim(key: string, code: string, message: string, platformId: string, customerId: string, now: string): Promise<void> {
+    const stream = claimStreamName(key);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const { state, revision } = await this.events.load(stream, claimDecider);
+      let takeOverFrom: string | null = null;
+      if (state.status === 'held' && state.customerId !== customerId) {
+        if (await this.holderStillCounts(state.customerId, state.claimedAt, now)) throw new DomainError(code, message);
+        takeOverFrom = state.customerId;
+      }
+      const decided = claimDecider.decide({ type: 'ClaimKey', key, platformId, customerId, takeOverFrom, conflictCode: code, now }, state);
+      try {
+        if (decided.length > 0) await this.events.append(stream, decided, revision);
+        return;
+      } catch (error) {
+        if (error instanceof ConcurrencyError) continue;
+        throw error;
+      }
+    }
+    throw new DomainError(code, message);
+  }
+
+  private async release(key: string, platformId: string, customerId: string, now: string): Promise<void> {
+    await this.events.handle(claimStreamName(key), claimDecider, { type: 'ReleaseKey', key, platformId, customerId, now }, { maxAttempts: 20 });
+  }
+
+  /**
+   * A held key blocks a new customer while its holder is active, or while the holder's creation
+   * may still be in flight (claimed recently, customer not appended yet).
+   */
+  private async holderStillCounts(holderId: string, claimedAt: string, now: string): Promise<boolean> {
+    const holderEvents = await this.events.readStream(streamNameFor(holderId));
+    if (holderEvents.length > 0) return customerStateFromEvents(holderEvents).status === 'active';
+    return Date.parse(now) - Date.parse(claimedAt) < ORPHAN_CLAIM_AFTER_MS;
+  }
+}
+
+function assertOwned(state: CustomerState, platformId: string): asserts state is Exclude<CustomerState, { status: 'none' }> {
+  if (state.status === 'none' || state.platformId !== platformId) throw customerNotFound();
+}
+
+function activeOrDeleted(state: CustomerState): Exclude<CustomerState, { status: 'none' }> {
+  if (state.status === 'none') throw customerNotFound();
+  return state;
+}
+
+export function claimStreamName(key: string): string {
+  return `customerClaim-${uuidv5(`customer-claim:${key}`)}`;
+}
+
+function platformCustomerIdKey(platformId: string, platformCustomerId: string): string {
+  return `platformCustomerId:${platformId}:${platformCustomerId}`;
+}
+
+function umaAddressKey(umaAddress: string): string {
+  return `umaAddress:${umaAddress.toLowerCase()}`;
+}
+
+/** `$<slug of platformCustomerId>.<8 hex>@uma.sandbox.payments.local`: readable and unique enough. */
+function generatedUmaAddress(platformCustomerId: string, customerId: string): string {
+  const slug = platformCustomerId.toLowerCase().replace(/[^a-z0-9._-]+/g, '').slice(0, 40) || 'customer';
+  const tail = customerId.replace(/-/g, '').slice(-8);
+  return `$${slug}.${tail}@${SANDBOX_UMA_DOMAIN}`;
+}

@@ -1,0 +1,122 @@
+import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import multer from 'multer';
+import { IsDefined, IsIn, IsString, MaxLength, MinLength } from 'class-validator';
+import { FieldError, ValidationError } from '../../infra/domain/domain-error';
+import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
+import { checkBody, hasErrorAt, throwIfAny } from '../../infra/http/validation';
+import { parseId } from '../../infra/ids';
+import { IsCountryCode, Optional } from '../../shared/validation/common-validators';
+import { documentNotFound } from '../customers.errors';
+import { CustomersService } from '../customers.service';
+import { DocumentView } from '../queries/customer.view';
+import { CustomersQuery } from '../queries/customers.query';
+import { requirePathId } from '../../shared/validation/path-ids';
+
+type PlatformRequest = Request & { platform: AuthenticatedPlatform; file?: Express.Multer.File };
+
+/** Sandbox accepts JPEG, PNG or PDF (SPEC.md), up to 10 MB, checked by content, not only by the claimed type. */
+export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
+const ACCEPTED_TYPES: Record<string, (bytes: Buffer) => boolean> = {
+  'image/jpeg': (bytes) => bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff,
+  'image/png': (bytes) => bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+  'application/pdf': (bytes) => bytes.subarray(0, 5).toString('latin1') === '%PDF-',
+};
+
+export const DOCUMENT_TYPES = [
+  'PASSPORT', 'DRIVERS_LICENSE', 'NATIONAL_ID', 'PROOF_OF_ADDRESS', 'BANK_STATEMENT', 'TAX_RETURN',
+  'CERTIFICATE_OF_INCORPORATION', 'ARTICLES_OF_INCORPORATION', 'ARTICLES_OF_ASSOCIATION', 'STATE_REGISTRY_EXCERPT',
+  'GOOD_STANDING_CERTIFICATE', 'INFORMATION_STATEMENT', 'INCUMBENCY_CERTIFICATE', 'BUSINESS_LICENSE',
+  'SHAREHOLDER_REGISTER', 'POWER_OF_ATTORNEY', 'UTILITY_BILL', 'ELECTRICITY_BILL', 'RENT_OR_LEASE_AGREEMENT',
+  'DIRECTOR_REGISTRY', 'TRUST_AGREEMENT', 'OTHER',
+];
+
+export class DocumentFieldsDto {
+  @IsDefined() @IsString() documentHolder: string;
+  @IsDefined() @IsString() @IsIn(DOCUMENT_TYPES) documentType: string;
+  @IsDefined() @IsString() @IsCountryCode() country: string;
+  @Optional() @IsString() @IsIn(['FRONT', 'BACK']) side?: string;
+  @Optional() @IsString() @MinLength(1) @MaxLength(64) documentNumber?: string;
+  @Optional() @IsString() @MinLength(1) @MaxLength(256) issuingAuthority?: string;
+}
+
+const upload = multer({
+  storage: multer.memoryStorage(),
+  limits: { fileSize: MAX_DOCUMENT_BYTES, files: 1, fields: 20, fieldSize: 4096, parts: 25 },
+}).single('file');
+
+/** `POST /documents` (multipart) and `GET /documents/{id}`. */
+@Controller('documents')
+export class DocumentsController {
+  constructor(
+    private readonly customers: CustomersService,
+    private readonly query: CustomersQuery,
+  ) {}
+
+  @Post()
+  async upload(@Req() request: PlatformRequest, @Res({ passthrough: true }) response: Response): Promise<DocumentView> {
+    if (!request.is('multipart/form-data')) {
+      throw new ValidationError([{ field: 'body', constraint: 'TYPE', message: 'POST /documents takes multipart/form-data with a file part' }]);
+    }
+    await new Promise<void>((resolve, reject) => upload(request, response, (error: unknown) => (error ? reject(uploadError(error)) : resolve())));
+    const { value, errors } = checkBody(DocumentFieldsDto, { ...(request.body ?? {}) });
+    if (!hasErrorAt(errors, 'documentHolder') && !parseId('Customer', value.documentHolder)) {
+      errors.push({ field: 'documentHolder', constraint: 'FORMAT', message: 'documentHolder must be a Customer:<uuid> id' });
+    }
+    errors.push(...fileErrors(request.file));
+    throwIfAny(errors);
+    const file = request.file!;
+    return this.customers.uploadDocument(
+      request.platform.platformId,
+      { buffer: file.buffer, originalName: file.originalname || 'document', contentType: file.mimetype },
+      {
+        documentHolder: value.documentHolder,
+        documentType: value.documentType,
+        country: value.country,
+        side: value.side ?? null,
+        documentNumber: value.documentNumber ?? null,
+        issuingAuthority: value.issuingAuthority ?? null,
+      },
+    );
+  }
+
+  @Get(':documentId')
+  async get(@Req() request: PlatformRequest, @Param('documentId') documentId: string): Promise<DocumentView> {
+    requirePathId('Document', 'documentId', documentId);
+    const view = await this.query.findDocument(request.platform.platformId, documentId);
+    if (!view) throw documentNotFound();
+    return view;
+  }
+}
+
+function fileErrors(file: Express.Multer.File | undefined): FieldError[] {
+  if (!file) return [{ field: 'file', constraint: 'REQUIRED', message: 'file is required (a JPEG, PNG or PDF part named "file")' }];
+  if (file.size === 0) return [{ field: 'file', constraint: 'MIN_LENGTH', message: 'file is empty' }];
+  const matches = ACCEPTED_TYPES[file.mimetype];
+  if (!matches) {
+    return [{ field: 'file', constraint: 'FORMAT', message: `file type ${file.mimetype || 'unknown'} is not accepted; send a JPEG, PNG or PDF` }];
+  }
+  if (!matches(file.buffer)) {
+    return [{ field: 'file', constraint: 'FORMAT', message: `file content is not a valid ${file.mimetype} file` }];
+  }
+  return [];
+}
+
+function uploadError(error: unknown): ValidationError {
+  const code = (error as { code?: string }).code;
+  switch (code) {
+    case 'LIMIT_FILE_SIZE':
+      return new ValidationError([{ field: 'file', constraint: 'MAX_LENGTH', message: `file must be at most ${MAX_DOCUMENT_BYTES / (1024 * 1024)} MB` }]);
+    case 'LIMIT_UNEXPECTED_FILE':
+      return new ValidationError([
+        { field: (error as { field?: string }).field ?? 'file', constraint: 'UNKNOWN_FIELD', message: 'Only one file part, named "file", is accepted' },
+      ]);
+    case 'LIMIT_FIELD_VALUE':
+    case 'LIMIT_FIELD_COUNT':
+    case 'LIMIT_PART_COUNT':
+    case 'LIMIT_FIELD_KEY':
+      return new ValidationError([{ field: (error as { field?: string }).field ?? 'body', constraint: 'MAX_LENGTH', message: 'A form field is too large or there are too many' }]);
+    default:
+      return new ValidationError([{ field: 'body', constraint: 'FORMAT', message: 'The multipart body is malformed' }]);
+  }
+}

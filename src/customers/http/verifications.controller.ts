@@ -1,0 +1,54 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import { Page } from '../../infra/http/pagination';
+import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
+import { QueryReader } from '../../infra/http/query-params';
+import { checkBody, hasErrorAt, throwIfAny } from '../../infra/http/validation';
+import { parseId } from '../../infra/ids';
+import { verificationNotFound } from '../customers.errors';
+import { CustomersService } from '../customers.service';
+import { VerificationView } from '../queries/customer.view';
+import { CustomersQuery } from '../queries/customers.query';
+import { SubmitVerificationDto } from './customers.dto';
+import { requirePathId } from '../../shared/validation/path-ids';
+
+type PlatformRequest = Request & { platform: AuthenticatedPlatform };
+
+const VERIFICATION_STATUSES = ['RESOLVE_ERRORS', 'PENDING_MANUAL_REVIEW', 'APPROVED', 'REJECTED'] as const;
+
+/** `POST /verifications` (submit a customer for KYC/KYB), `GET /verifications[/{id}]`. */
+@Controller('verifications')
+export class VerificationsController {
+  constructor(
+    private readonly customers: CustomersService,
+    private readonly query: CustomersQuery,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  async submit(@Req() request: PlatformRequest, @Body() body: unknown): Promise<VerificationView> {
+    const { value, errors } = checkBody(SubmitVerificationDto, body);
+    if (!hasErrorAt(errors, 'customerId') && !parseId('Customer', value.customerId)) {
+      errors.push({ field: 'customerId', constraint: 'FORMAT', message: 'customerId must be a Customer:<uuid> id' });
+    }
+    throwIfAny(errors);
+    return this.customers.submitVerification(request.platform.platformId, value.customerId);
+  }
+
+  @Get()
+  async list(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>): Promise<Page<VerificationView>> {
+    const reader = new QueryReader(query, ['customerId', 'verificationStatus']);
+    const filters = { customerId: reader.id('customerId', 'Customer'), verificationStatus: reader.oneOf('verificationStatus', VERIFICATION_STATUSES) };
+    const page = reader.page();
+    reader.done();
+    return this.query.listVerifications(request.platform.platformId, filters, page);
+  }
+
+  @Get(':verificationId')
+  async get(@Req() request: PlatformRequest, @Param('verificationId') verificationId: string): Promise<VerificationView> {
+    requirePathId('Verification', 'verificationId', verificationId);
+    const view = await this.query.findVerification(request.platform.platformId, verificationId);
+    if (!view) throw verificationNotFound();
+    return view;
+  }
+}

@@ -1,0 +1,133 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Pool } from 'pg';
+import { PG_POOL } from '../../infra/postgres/pool';
+import { Page, PageRequest, toPage } from '../../infra/http/pagination';
+import { CustomerState } from '../domain/customer/customer.decider';
+import { CustomerType, KybStatus, KycStatus } from '../domain/customer/customer.events';
+import { CustomerView, DocumentView, VerificationView } from './customer.view';
+
+export interface CustomerFilters {
+  platformCustomerId?: string;
+  customerType?: CustomerType;
+  kycStatus?: KycStatus;
+  kybStatus?: KybStatus;
+  region?: string;
+  email?: string;
+  includeDeleted?: boolean;
+}
+
+export interface VerificationFilters {
+  customerId?: string;
+  verificationStatus?: string;
+}
+
+/**
+ * Read side of the customers context (the `customers` projection). Exported to other contexts:
+ * `findById` answers the customer exactly as `GET /customers/{id}` shows it (deleted customers
+ * included, with `isDeleted: true`), or null for an unknown id or another platform's customer.
+ */
+@Injectable()
+export class CustomersQuery {
+  constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
+
+  async findById(platformId: string, customerId: string): Promise<CustomerView | null> {
+    const result = await this.pool.query<{ view: CustomerView }>(
+      `SELECT view::json AS view FROM customers WHERE platform_id = $1 AND customer_id = $2`,
+      [platformId, customerId],
+    );
+    return result.rows[0]?.view ?? null;
+  }
+
+  /** The folded state (includes write-only fields); for this context's services only. */
+  async findState(platformId: string, customerId: string): Promise<CustomerState | null> {
+    const result = await this.pool.query<{ state: CustomerState }>(
+      `SELECT state::json AS state FROM customers WHERE platform_id = $1 AND customer_id = $2`,
+      [platformId, customerId],
+    );
+    return result.rows[0]?.state ?? null;
+  }
+
+  async list(platformId: string, filters: CustomerFilters, page: PageRequest): Promise<Page<CustomerView>> {
+    const conditions = ['platform_id = $1'];
+    const params: unknown[] = [platformId];
+    const add = (sql: string, value: unknown) => {
+      params.push(value);
+      conditions.push(sql.replace('?', `$${params.length}`));
+    };
+    if (filters.platformCustomerId !== undefined) add('platform_customer_id = ?', filters.platformCustomerId);
+    if (filters.customerType !== undefined) add('customer_type = ?', filters.customerType);
+    if (filters.kycStatus !== undefined) add('kyc_status = ?', filters.kycStatus);
+    if (filters.kybStatus !== undefined) add('kyb_status = ?', filters.kybStatus);
+    if (filters.region !== undefined) add('region = ?', filters.region);
+    if (filters.email !== undefined) add('lower(email) = lower(?)', filters.email);
+    if (!filters.includeDeleted) conditions.push('NOT is_deleted');
+    const where = conditions.join(' AND ');
+    const total = await this.pool.query<{ count: string }>(`SELECT count(*) FROM customers WHERE ${where}`, params);
+    const pageConditions = [...conditions];
+    const pageParams = [...params];
+    if (page.cursor) {
+      pageParams.push(String(page.cursor.createdAt), String(page.cursor.id));
+      pageConditions.push(`(created_at, customer_id) > ($${pageParams.length - 1}::timestamptz, $${pageParams.length})`);
+    }
+    pageParams.push(page.limit + 1);
+    const rows = await this.pool.query<{ view: CustomerView; created_at: Date; customer_id: string }>(
+      `SELECT view::json AS view, created_at, customer_id FROM customers WHERE ${pageConditions.join(' AND ')}
+        ORDER BY created_at, customer_id LIMIT $${pageParams.length}`,
+      pageParams,
+    );
+    return toPage(
+      rows.rows,
+      page.limit,
+      (row) => row.view,
+      (row) => ({ createdAt: row.created_at.toISOString(), id: row.customer_id }),
+      Number(total.rows[0].count),
+    );
+  }
+
+  async findVerification(platformId: string, verificationId: string): Promise<VerificationView | null> {
+    const result = await this.pool.query<{ view: VerificationView }>(
+      `SELECT view::json AS view FROM customer_verifications WHERE platform_id = $1 AND verification_id = $2`,
+      [platformId, verificationId],
+    );
+    return result.rows[0]?.view ?? null;
+  }
+
+  async listVerifications(platformId: string, filters: VerificationFilters, page: PageRequest): Promise<Page<VerificationView>> {
+    const conditions = ['platform_id = $1'];
+    const params: unknown[] = [platformId];
+    if (filters.customerId !== undefined) {
+      params.push(filters.customerId);
+      conditions.push(`customer_id = $${params.length}`);
+    }
+    if (filters.verificationStatus !== undefined) {
+      params.push(filters.verificationStatus);
+      conditions.push(`verification_status = $${params.length}`);
+    }
+    const total = await this.pool.query<{ count: string }>(`SELECT count(*) FROM customer_verifications WHERE ${conditions.join(' AND ')}`, params);
+    if (page.cursor) {
+      params.push(String(page.cursor.createdAt), String(page.cursor.id));
+      conditions.push(`(created_at, verification_id) > ($${params.length - 1}::timestamptz, $${params.length})`);
+    }
+    params.push(page.limit + 1);
+    const rows = await this.pool.query<{ view: VerificationView; created_at: Date; verification_id: string }>(
+      `SELECT view::json AS view, created_at, verification_id FROM customer_verifications WHERE ${conditions.join(' AND ')}
+        ORDER BY created_at, verification_id LIMIT $${params.length}`,
+      params,
+    );
+    return toPage(
+      rows.rows,
+      page.limit,
+      (row) => row.view,
+      (row) => ({ createdAt: row.created_at.toISOString(), id: row.verification_id }),
+      Number(total.rows[0].count),
+    );
+  }
+
+  async findDocument(platformId: string, documentId: string): Promise<DocumentView | null> {
+    const result = await this.pool.query<{ view: DocumentView }>(
+      `SELECT view::json AS view FROM customer_documents WHERE platform_id = $1 AND document_id = $2`,
+      [platformId, documentId],
+    );
+    return result.rows[0]?.view ?? null;
+  }
+}

@@ -1,0 +1,84 @@
+import { FieldError } from '../domain/domain-error';
+import { IdPrefix, parseId } from '../ids';
+import { PageRequest, assertNoQueryErrors, parsePageRequest } from './pagination';
+
+/**
+ * Reads list query parameters and collects every problem (unknown, repeated, malformed) so a
+ * 400 lists them all at once, like body validation does.
+ */
+export class QueryReader {
+  readonly errors: FieldError[] = [];
+
+  constructor(
+    private readonly query: Record<string, unknown>,
+    allowed: string[],
+  ) {
+    const known = new Set([...allowed, 'limit', 'cursor']);
+    for (const name of Object.keys(query)) {
+      if (!known.has(name)) this.errors.push({ field: name, constraint: 'UNKNOWN_FIELD', message: `Unknown query parameter ${name}` });
+    }
+  }
+
+  string(name: string, maxLength = 256): string | undefined {
+    const value = this.query[name];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string') {
+      this.errors.push({ field: name, constraint: 'TYPE', message: `${name} must be given once, as text` });
+      return undefined;
+    }
+    if (value.length > maxLength) {
+      this.errors.push({ field: name, constraint: 'MAX_LENGTH', message: `${name} must be at most ${maxLength} characters` });
+      return undefined;
+    }
+    return value;
+  }
+
+  oneOf<T extends string>(name: string, values: readonly T[]): T | undefined {
+    const value = this.string(name);
+    if (value === undefined) return undefined;
+    if (!(values as readonly string[]).includes(value)) {
+      this.errors.push({ field: name, constraint: 'ENUM', message: `${name} must be one of ${values.join(', ')}` });
+      return undefined;
+    }
+    return value as T;
+  }
+
+  id(name: string, prefix: IdPrefix): string | undefined {
+    const value = this.string(name);
+    if (value === undefined) return undefined;
+    if (!parseId(prefix, value)) {
+      this.errors.push({ field: name, constraint: 'FORMAT', message: `${name} must be a ${prefix}:<uuid> id` });
+      return undefined;
+    }
+    return value;
+  }
+
+  boolean(name: string): boolean | undefined {
+    const value = this.string(name);
+    if (value === undefined) return undefined;
+    if (value !== 'true' && value !== 'false') {
+      this.errors.push({ field: name, constraint: 'TYPE', message: `${name} must be true or false` });
+      return undefined;
+    }
+    return value === 'true';
+  }
+
+  dateTime(name: string): string | undefined {
+    const value = this.string(name);
+    if (value === undefined) return undefined;
+    if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(value) || Number.isNaN(Date.parse(value))) {
+      this.errors.push({ field: name, constraint: 'FORMAT', message: `${name} must be an ISO 8601 date or date-time` });
+      return undefined;
+    }
+    return new Date(value).toISOString();
+  }
+
+  page(): PageRequest {
+    return parsePageRequest(this.query, this.errors);
+  }
+
+  /** Throws 400 INVALID_INPUT listing every problem found so far. */
+  done(): void {
+    assertNoQueryErrors(this.errors);
+  }
+}

@@ -1,0 +1,36 @@
+import { Body, Controller, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import { InternalAccountView } from '../../accounts/queries/internal-account.view';
+import { FundDto } from '../../accounts/http/accounts.dto';
+import { TransfersService } from '../../accounts/transfers/transfers.service';
+import { APP_CONFIG, AppConfig } from '../../infra/config';
+import { DomainError } from '../../infra/domain/domain-error';
+import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
+import { Idempotent } from '../../infra/http/route-metadata';
+import { validateBody } from '../../infra/http/validation';
+import { requirePathId } from '../../shared/validation/path-ids';
+
+type PlatformRequest = Request & { platform: AuthenticatedPlatform };
+
+/**
+ * `POST /sandbox/internal-accounts/{accountId}/fund {amount}`: credits the account as an incoming
+ * payment (a COMPLETED INCOMING transaction, `INCOMING_PAYMENT.COMPLETED` and a balance update)
+ * and answers 200 with the account. Sandbox mode only.
+ */
+@Controller('sandbox/internal-accounts')
+export class SandboxFundingController {
+  constructor(
+    private readonly transfers: TransfersService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Post(':accountId/fund')
+  @HttpCode(200)
+  @Idempotent()
+  async fund(@Req() request: PlatformRequest, @Param('accountId') accountId: string, @Body() body: unknown): Promise<InternalAccountView> {
+    if (this.config.mode !== 'sandbox') throw new DomainError('FORBIDDEN', 'Sandbox operations are not available in production mode');
+    requirePathId('InternalAccount', 'accountId', accountId);
+    const dto = validateBody(FundDto, body);
+    return this.transfers.fund(request.platform.platformId, accountId, dto.amount);
+  }
+}

@@ -1,0 +1,147 @@
+import { TestApp, eventually, startTestApp } from '../../support/test-app';
+import { createBusiness, createIndividual, fund } from '../../support/customer-fixtures';
+
+const USD = { code: 'USD', name: 'United States Dollar', symbol: '$', decimals: 2 };
+const USDB = { code: 'USDB', name: 'USDB', symbol: 'USDB', decimals: 6 };
+
+/** `GET /internal-accounts`, `GET /customers/internal-accounts`, `GET /internal-accounts/{id}` and provisioning. */
+describe('internal accounts', () => {
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    testApp = await startTestApp();
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  it('a new customer has one account per supported currency at once (USD, USDC, and an EMBEDDED_WALLET in USDB)', async () => {
+    const customer = await createIndividual(testApp.platform.api);
+    const response = await testApp.platform.api.get('/customers/internal-accounts').query({ customerId: customer.id }).expect(200);
+    expect(response.body.totalCount).toBe(3);
+    expect(response.body.hasMore).toBe(false);
+    const byCurrency = Object.fromEntries(response.body.data.map((account: any) => [account.balance.currency.code, account]));
+    expect(Object.keys(byCurrency).sort()).toEqual(['USD', 'USDB', 'USDC']);
+    expect(byCurrency.USD).toEqual({
+      id: expect.stringMatching(/^InternalAccount:[0-9a-f-]{36}$/),
+      customerId: customer.id,
+      type: 'INTERNAL_FIAT',
+      status: 'OPEN',
+      balance: { amount: 0, currency: USD },
+      totalBalance: { amount: 0, currency: USD },
+      fundingPaymentInstructions: [
+        {
+          accountOrWalletInfo: {
+            accountType: 'USD_ACCOUNT',
+            accountNumber: expect.stringMatching(/^\d{10}$/),
+            routingNumber: '021000021',
+            bankName: 'Sandbox Bank',
+            paymentRails: ['ACH', 'WIRE', 'RTP'],
+            reference: expect.stringMatching(/^FUND-[0-9A-F]{10}$/),
+          },
+          instructionsNotes: expect.any(String),
+          isPlatformAccount: false,
+        },
+      ],
+      createdAt: customer.createdAt,
+      updatedAt: customer.createdAt,
+    });
+    expect(byCurrency.USDC.type).toBe('INTERNAL_CRYPTO');
+    expect(byCurrency.USDB).toEqual(expect.objectContaining({ type: 'EMBEDDED_WALLET', balance: { amount: 0, currency: USDB } }));
+    const same = await testApp.platform.api.get('/internal-accounts').query({ customerId: customer.id }).expect(200);
+    expect(same.body).toEqual(response.body);
+    const wallets = await testApp.platform.api.get('/internal-accounts').query({ customerId: customer.id, type: 'EMBEDDED_WALLET' }).expect(200);
+    expect(wallets.body.data).toEqual([byCurrency.USDB]);
+    const one = await testApp.platform.api.get(`/internal-accounts/${byCurrency.USD.id}`).expect(200);
+    expect(one.body).toEqual(byCurrency.USD);
+  });
+
+  it('businesses get accounts too', async () => {
+    const business = await createBusiness(testApp.platform.api);
+    const response = await testApp.platform.api.get('/internal-accounts').query({ customerId: business.id }).expect(200);
+    expect(response.body.totalCount).toBe(3);
+  });
+
+  it('follows the platform\'s supported currencies: no USDB, no embedded wallet', async () => {
+    const platform = await testApp.createPlatform({
+      supportedCurrencies: ['USD', 'USDC', 'EUR'].map((currencyCode) => ({ currencyCode, minAmount: 1, maxAmount: 1_000_000, requiredCounterpartyFields: [] })),
+    });
+    const customer = await createIndividual(platform.api);
+    const response = await platform.api.get('/internal-accounts').query({ customerId: customer.id }).expect(200);
+    const summary = response.body.data.map((account: any) => `${account.balance.currency.code}:${account.type}`).sort();
+    expect(summary).toEqual(['EUR:INTERNAL_FIAT', 'USD:INTERNAL_FIAT', 'USDC:INTERNAL_CRYPTO']);
+  });
+
+  it('provisions platform-owned accounts (no customerId), and more when a currency is added', async () => {
+    const platform = await testApp.createPlatform();
+    const platformAccounts = async () => {
+      const all = await platform.api.get('/internal-accounts').query({ limit: 100 }).expect(200);
+      return all.body.data.filter((account: any) => account.customerId === undefined);
+    };
+    const initial = await eventually(async () => {
+      const accounts = await platformAccounts();
+      return accounts.length === 3 && accounts;
+    });
+    expect(initial.map((account: any) => `${account.balance.currency.code}:${account.type}`).sort()).toEqual([
+      'USD:INTERNAL_FIAT', 'USDB:INTERNAL_CRYPTO', 'USDC:INTERNAL_CRYPTO',
+    ]);
+    expect(initial.every((account: any) => !('customerId' in account))).toBe(true);
+    await platform.api
+      .patch('/config')
+      .send({ supportedCurrencies: ['USD', 'USDC', 'USDB', 'EUR'].map((currencyCode) => ({ currencyCode })) })
+      .expect(200);
+    const after = await eventually(async () => {
+      const accounts = await platformAccounts();
+      return accounts.length === 4 && accounts;
+    });
+    expect(after.map((account: any) => account.balance.currency.code).sort()).toEqual(['EUR', 'USD', 'USDB', 'USDC']);
+  });
+
+  it('paginates with hasMore, nextCursor and totalCount', async () => {
+    const platform = await testApp.createPlatform();
+    await createIndividual(platform.api);
+    await createIndividual(platform.api);
+    const page1 = await platform.api.get('/internal-accounts').query({ type: 'INTERNAL_FIAT', limit: 1 }).expect(200);
+    expect(page1.body.data).toHaveLength(1);
+    expect(page1.body.hasMore).toBe(true);
+    expect(page1.body.totalCount).toBeGreaterThanOrEqual(2);
+    const page2 = await platform.api.get('/internal-accounts').query({ type: 'INTERNAL_FIAT', limit: 1, cursor: page1.body.nextCursor }).expect(200);
+    expect(page2.body.data[0].id).not.toBe(page1.body.data[0].id);
+  });
+
+  it('balances come from the ledger: funding shows in balance and totalBalance', async () => {
+    const customer = await createIndividual(testApp.platform.api);
+    const accounts = await testApp.platform.api.get('/internal-accounts').query({ customerId: customer.id, currency: 'USD' }).expect(200);
+    const account = accounts.body.data[0];
+    const funded = await fund(testApp.platform.api, account.id, 12_345);
+    expect(funded.balance.amount).toBe(12_345);
+    expect(funded.totalBalance.amount).toBe(12_345);
+    const read = await testApp.platform.api.get(`/internal-accounts/${account.id}`).expect(200);
+    expect(read.body).toEqual(funded);
+  });
+
+  it('400 for bad filters, malformed ids; 404 for unknown or another platform\'s account', async () => {
+    const bad = await testApp.platform.api.get('/internal-accounts').query({ customerId: 'nope', type: 'SAVINGS', currency: 'XYZ', sort: 'x' }).expect(400);
+    expect(bad.body.details.errors.map((error: { field: string }) => error.field).sort()).toEqual(['currency', 'customerId', 'sort', 'type']);
+    await testApp.platform.api.get('/internal-accounts/nope').expect(400);
+    const unknown = await testApp.platform.api.get('/internal-accounts/InternalAccount:01900000-0000-7000-8000-000000000000').expect(404);
+    expect(unknown.body).toEqual({ status: 404, code: 'NOT_FOUND', message: 'Internal account not found' });
+    const customer = await createIndividual(testApp.platform.api);
+    const mine = await testApp.platform.api.get('/internal-accounts').query({ customerId: customer.id }).expect(200);
+    const other = await testApp.createPlatform();
+    expect((await other.api.get(`/internal-accounts/${mine.body.data[0].id}`).expect(404)).body).toEqual(unknown.body);
+    const theirs = await other.api.get('/internal-accounts').query({ customerId: customer.id }).expect(200);
+    expect(theirs.body).toEqual({ data: [], hasMore: false, totalCount: 0 });
+  });
+
+  it('every ledger movement is in the account\'s audit history', async () => {
+    const customer = await createIndividual(testApp.platform.api);
+    const accounts = await testApp.platform.api.get('/internal-accounts').query({ customerId: customer.id, currency: 'USD' }).expect(200);
+    const account = accounts.body.data[0];
+    await fund(testApp.platform.api, account.id, 100);
+    const history = await testApp.platform.api.get('/audit/events').query({ resourceId: account.id }).expect(200);
+    expect(history.body.data.map((entry: { type: string }) => entry.type)).toEqual(['InternalAccountOpened', 'FundsCredited']);
+    expect(history.body.data[1].data).toEqual(expect.objectContaining({ amount: 100, available: 100, held: 0, reason: 'SANDBOX_FUNDING' }));
+  });
+});

@@ -1,0 +1,61 @@
+import { accountWebhooks } from '../../../src/accounts/account-webhooks';
+import { customerWebhooks } from '../../../src/customers/customer-webhooks';
+import { EventStoreService } from '../../../src/infra/event-store/event-store.service';
+import { streamNameFor } from '../../../src/infra/ids';
+import { TestApp, eventually, startTestApp } from '../../support/test-app';
+import { accountsByCurrency, createIndividual, createUsdExternalAccount, fund } from '../../support/customer-fixtures';
+
+/**
+ * The webhook mappings this context offers: each event's `{type, data}`, with `data` built from
+ * the stream up to the event, equals what GET answers right after that event.
+ */
+describe('webhook views of customers, accounts and transfers', () => {
+  let testApp: TestApp;
+  let events: EventStoreService;
+
+  beforeAll(async () => {
+    testApp = await startTestApp();
+    events = testApp.app.get(EventStoreService);
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  it('maps every movement and payment to its webhook with the GET view of that moment', async () => {
+    const customer = await createIndividual(testApp.platform.api, { fullName: 'Web Hook001' });
+    const customerStream = await events.readStream(streamNameFor(customer.id));
+    const kyc = customerWebhooks(customerStream[1], customerStream.slice(0, 2));
+    expect(kyc).toEqual([{ type: 'CUSTOMER.KYC_PENDING', data: customer }]);
+    const verification = (await testApp.platform.api.post('/verifications').send({ customerId: customer.id }).expect(200)).body;
+    const withVerification = await events.readStream(streamNameFor(customer.id));
+    expect(customerWebhooks(withVerification[2], withVerification)).toEqual([{ type: 'VERIFICATION.RESOLVE_ERRORS', data: verification }]);
+
+    const { USD } = await accountsByCurrency(testApp.platform.api, customer.id);
+    const funded = await fund(testApp.platform.api, USD.id, 1_000);
+    const accountStream = await events.readStream(streamNameFor(USD.id));
+    expect(accountWebhooks(accountStream[1], accountStream)).toEqual([{ type: 'INTERNAL_ACCOUNT.BALANCE_UPDATED', data: funded }]);
+    const fundingTransaction = (await testApp.platform.api.get('/transactions').query({ accountId: USD.id }).expect(200)).body.data[0];
+    const fundingStream = await events.readStream(streamNameFor(fundingTransaction.id));
+    expect(accountWebhooks(fundingStream[0], fundingStream)).toEqual([{ type: 'INCOMING_PAYMENT.COMPLETED', data: fundingTransaction }]);
+
+    const approved = await createIndividual(testApp.platform.api);
+    const approvedUsd = (await accountsByCurrency(testApp.platform.api, approved.id)).USD;
+    await fund(testApp.platform.api, approvedUsd.id, 1_000);
+    const approvedExternal = await createUsdExternalAccount(testApp.platform.api, approved.id);
+    const out = (await testApp.platform.api.post('/transfer-out').send({ source: { accountId: approvedUsd.id }, destination: { accountId: approvedExternal.id }, amount: 400 }).expect(201)).body;
+    const completed = await eventually(async () => {
+      const response = await testApp.platform.api.get(`/transactions/${out.id}`).expect(200);
+      return response.body.status === 'COMPLETED' && response.body;
+    });
+    const transferStream = await events.readStream(streamNameFor(out.id));
+    expect(transferStream.map((event) => event.type)).toEqual(['TransferOutRequested', 'TransferOutFundsHeld', 'TransferOutCompleted']);
+    expect(accountWebhooks(transferStream[0], transferStream.slice(0, 1))).toEqual([]);
+    expect(accountWebhooks(transferStream[1], transferStream.slice(0, 2))).toEqual([{ type: 'OUTGOING_PAYMENT.PENDING', data: out }]);
+    expect(accountWebhooks(transferStream[2], transferStream)).toEqual([{ type: 'OUTGOING_PAYMENT.COMPLETED', data: completed }]);
+    const sourceStream = await events.readStream(streamNameFor(approvedUsd.id));
+    expect(sourceStream.map((event) => event.type)).toEqual(['InternalAccountOpened', 'FundsCredited', 'FundsHeld', 'HoldSettled']);
+    const finalAccount = (await testApp.platform.api.get(`/internal-accounts/${approvedUsd.id}`).expect(200)).body;
+    expect(accountWebhooks(sourceStream[3], sourceStream)).toEqual([{ type: 'INTERNAL_ACCOUNT.BALANCE_UPDATED', data: finalAccount }]);
+  });
+});
