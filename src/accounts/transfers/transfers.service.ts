@@ -5,7 +5,7 @@ import { DomainError, ValidationError } from '../../infra/domain/domain-error';
 import { ConcurrencyError } from '../../infra/event-store/event-store.port';
 import { EventStoreService } from '../../infra/event-store/event-store.service';
 import { newId, streamNameFor } from '../../infra/ids';
-import { recordAppendedPosition } from '../../infra/request-context';
+import { currentContext, recordAppendedPosition } from '../../infra/request-context';
 import { PlatformConfigQuery } from '../../platforms/queries/platform-config.query';
 import { lastThree } from '../../sandbox/suffix';
 import { transferScenario } from '../../sandbox/transfer-scenarios';
@@ -274,8 +274,17 @@ export class TransfersService {
   }
 
   /** The transaction as GET returns it, folded from its stream (independent of read-model lag). */
+  /**
+   * The transaction as this request left it: the stream folded up to the last event the current
+   * request appended (or all of it outside a request). A settlement that already ran, e.g. a
+   * sandbox failure "at once", shows in the next GET and in webhooks, never in the 201 that
+   * created the transfer.
+   */
   async view(transactionId: string): Promise<TransactionView> {
-    const recorded = await this.events.readStream(streamNameFor(transactionId));
+    const all = await this.events.readStream(streamNameFor(transactionId));
+    const requestId = currentContext()?.requestId;
+    const lastOwn = requestId ? findLastIndex(all, (event) => event.metadata.requestId === requestId) : -1;
+    const recorded = lastOwn >= 0 ? all.slice(0, lastOwn + 1) : all;
     if (recorded.length > 0) recordAppendedPosition(recorded[recorded.length - 1].position);
     const row = foldTransactionRow(TRANSFER_TRANSACTION_REDUCERS, recorded);
     if (!row) throw new DomainError('TRANSACTION_NOT_FOUND', 'Transaction not found');
@@ -339,4 +348,9 @@ function assertSameCurrency(source: string, destination: string): void {
       destinationCurrency: destination,
     });
   }
+}
+
+function findLastIndex<T>(items: T[], predicate: (item: T) => boolean): number {
+  for (let index = items.length - 1; index >= 0; index--) if (predicate(items[index])) return index;
+  return -1;
 }
