@@ -138,6 +138,21 @@ export class AccountsLedger {
     });
   }
 
+  /**
+   * Gives a hold back like releaseHold; when nothing was held under this id yet, records a
+   * tombstone instead, so a hold with this id placed afterwards (by a slow process that lost a
+   * race) is refused with INVALID_STATE_TRANSITION (`details.reason` HOLD_VOIDED). Use it where a
+   * flow abandons a hold id that another process may still be about to place.
+   */
+  async voidHold(input: HoldRef & { reason: string }): Promise<LedgerStepResult> {
+    return this.step(input.platformId, input.accountId, {}, {
+      type: 'VoidHold',
+      holdId: input.holdId,
+      reason: input.reason,
+      now: new Date().toISOString(),
+    });
+  }
+
   /** The account's balances read from its stream (authoritative, unlike the read model). */
   async snapshot(input: { platformId: string; accountId: string }): Promise<LedgerAccountSnapshot> {
     const stream = this.streamFor(input.accountId);
@@ -149,7 +164,7 @@ export class AccountsLedger {
   }
 
   /** The hold's status, or null when nothing was ever held under this id. */
-  async holdStatus(input: HoldRef): Promise<{ amount: number; status: 'HELD' | 'SETTLED' | 'RELEASED' } | null> {
+  async holdStatus(input: HoldRef): Promise<{ amount: number; status: 'HELD' | 'SETTLED' | 'RELEASED' | 'VOIDED' } | null> {
     const stream = this.streamFor(input.accountId);
     return this.withLock(stream, async () => {
       const { state } = await this.load(stream);
@@ -272,6 +287,8 @@ function eventIdFor(accountId: string, event: DomainEvent & InternalAccountEvent
       return uuidv5(`ledger:${accountId}:settle:${event.data.holdId}`);
     case 'HoldReleased':
       return uuidv5(`ledger:${accountId}:release:${event.data.holdId}`);
+    case 'HoldVoided':
+      return uuidv5(`ledger:${accountId}:void:${event.data.holdId}`);
   }
 }
 
