@@ -2,6 +2,7 @@ import { Type } from '@nestjs/common';
 import { AccountsModule } from './accounts/accounts.module';
 import { CustomersHttpModule } from './customers/customers-http.module';
 import { ExchangeRatesModule } from './quotes/exchange-rates.module';
+import { QuotesModule } from './quotes/quotes.module';
 import { SandboxModule } from './sandbox/sandbox.module';
 
 /**
@@ -14,4 +15,5 @@ export const FEATURE_MODULES: Type<unknown>[] = [
   SandboxModule,
   CustomersHttpModule,
   ExchangeRatesModule,
+  QuotesModule,
 ];

@@ -10,7 +10,7 @@ import { TRANSACTION_VIEW_REDUCERS } from './reducers';
  */
 export const transactionsProjection: Projection = {
   name: 'transactions',
-  version: 1,
+  version: 2,
   tables: ['transactions'],
   schema: (t) => [
     `CREATE TABLE IF NOT EXISTS ${t('transactions')} (
