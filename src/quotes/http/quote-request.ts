@@ -29,6 +29,7 @@ export interface QuoteRequest {
  */
 export function parseQuoteRequest(body: unknown): QuoteRequest {
   const { value, errors } = checkBody(CreateQuoteDto, body);
+  if (hasErrorAt(errors, 'body')) throwIfAny(errors);
   const source = hasErrorAt(errors, 'source') ? null : checkSource(value.source, errors);
   const destination = hasErrorAt(errors, 'destination') ? null : checkDestination(value.destination, errors);
   const umaAddress = destination?.destinationType === 'UMA_ADDRESS' ? destination.umaAddress : undefined;
