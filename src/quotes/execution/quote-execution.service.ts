@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AccountsLedger } from '../../accounts/ledger/accounts-ledger';
 import { DomainError } from '../../infra/domain/domain-error';
 import { ConcurrencyError } from '../../infra/event-store/event-store.port';
+import { READ_MODEL_WAITER, ReadModelWaiter, awaitOwnWrites } from '../../infra/projections/read-model-waiter';
 import { ExistingQuote, QuoteCommand, quoteExpiredConflict } from '../domain/quote/quote.decider';
 import { QuoteView, foldQuote, quoteView } from '../queries/quote.view';
 import { QuoteStore, holdIdFor } from '../quote-store';
@@ -32,9 +33,21 @@ export class QuoteExecutionService {
     private readonly store: QuoteStore,
     private readonly ledger: AccountsLedger,
     @Inject(QUOTE_EXECUTION_SIGNATURE_VERIFIER) private readonly signatures: QuoteExecutionSignatureVerifier,
+    @Inject(READ_MODEL_WAITER) private readonly waiter: ReadModelWaiter,
   ) {}
 
   async execute(platformId: string, quoteId: string, options: ExecuteOptions): Promise<QuoteView> {
+    try {
+      return await this.executeSteps(platformId, quoteId, options);
+    } catch (error) {
+      // A refusal may follow an append (the expiry the clock decided, a refused attempt): answer
+      // only once the read models show it too, like a success does.
+      await awaitOwnWrites(this.waiter);
+      throw error;
+    }
+  }
+
+  private async executeSteps(platformId: string, quoteId: string, options: ExecuteOptions): Promise<QuoteView> {
     const loaded = await this.store.loadFor(platformId, quoteId);
     await this.checkWalletSignature(platformId, loaded.state, options.signatureHeader);
     const requested = await this.store.handle(platformId, quoteId, (state) => ({

@@ -4,6 +4,7 @@ import { TransactionView } from '../../accounts/queries/transaction.view';
 import { APP_CONFIG, AppConfig } from '../../infra/config';
 import { DomainError } from '../../infra/domain/domain-error';
 import { ConcurrencyError } from '../../infra/event-store/event-store.port';
+import { READ_MODEL_WAITER, ReadModelWaiter, awaitOwnWrites } from '../../infra/projections/read-model-waiter';
 import { QuoteScenarioName, TimedSettlementStep, quoteScenarioByName, settlementSchedule } from '../../sandbox/quote-scenarios';
 import { CompletedQuote, ExistingQuote, ProcessingQuote, isExpiredAt, quoteExpiredConflict } from '../domain/quote/quote.decider';
 import { quoteTransactionViewFromEvents } from '../queries/quote-transaction.reducers';
@@ -27,6 +28,7 @@ export class QuoteSettlementService {
     private readonly store: QuoteStore,
     private readonly ledger: AccountsLedger,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(READ_MODEL_WAITER) private readonly waiter: ReadModelWaiter,
   ) {}
 
   /** The quote's settlement steps with the configured sandbox delays. */
@@ -79,7 +81,10 @@ export class QuoteSettlementService {
       amount: input.currencyAmount,
       now: new Date().toISOString(),
     });
-    if (state.status === 'EXPIRED') throw quoteExpiredConflict(state);
+    if (state.status === 'EXPIRED') {
+      await awaitOwnWrites(this.waiter);
+      throw quoteExpiredConflict(state);
+    }
     const view = quoteTransactionViewFromEvents([...recorded, ...events] as Array<{ type: string; data: Record<string, unknown> }>);
     if (!view) throw new DomainError('TRANSACTION_NOT_FOUND', 'Transaction not found');
     return view;
