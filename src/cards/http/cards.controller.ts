@@ -30,6 +30,7 @@ export class CardsController {
   @Idempotent()
   async issue(@Req() request: PlatformRequest, @Body() body: unknown): Promise<CardView> {
     const { value, errors } = checkBody(CreateCardDto, body);
+    if (hasErrorAt(errors, 'body')) throwIfAny(errors);
     if (!hasErrorAt(errors, 'cardholderId') && !parseId('Customer', value.cardholderId)) {
       errors.push({ field: 'cardholderId', constraint: 'FORMAT', message: 'cardholderId must be a Customer:<uuid> id' });
     }
@@ -73,6 +74,7 @@ export class CardsController {
   async update(@Req() request: PlatformRequest, @Param('cardId') cardId: string, @Body() body: unknown): Promise<CardView> {
     requirePathId('Card', 'cardId', cardId);
     const { value, errors } = checkBody(UpdateCardDto, body);
+    if (hasErrorAt(errors, 'body')) throwIfAny(errors);
     checkFundingSourceIds(value.fundingSources, errors);
     if (errors.length === 0 && value.state === undefined && value.fundingSources === undefined && value.maxSpendPerTransaction === undefined) {
       errors.push({ field: 'body', constraint: 'REQUIRED', message: 'Give at least one of state, fundingSources, maxSpendPerTransaction' });
