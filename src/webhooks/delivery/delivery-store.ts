@@ -54,7 +54,8 @@ export interface NewDelivery {
   type: string;
   sourceEventId: string | null;
   body: string;
-  retryUntil: Date;
+  /** Automatic tries stop this long after creation (`retry_until`); 0 for a one-off try. */
+  retryWindowMs: number;
 }
 
 /** What the worker needs to make a try. */
@@ -108,10 +109,10 @@ export class DeliveryStore {
     const inserted = await this.pool.query(
       `INSERT INTO webhook_deliveries
          (id, webhook_id, platform_id, type, source_event_id, body, status, retry_until, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, 'PENDING', $7, now(), now())
+       VALUES ($1, $2, $3, $4, $5, $6, 'PENDING', now() + make_interval(secs => $7::double precision / 1000), now(), now())
        ON CONFLICT (webhook_id) DO NOTHING
        RETURNING status`,
-      [delivery.id, delivery.webhookId, delivery.platformId, delivery.type, delivery.sourceEventId, delivery.body, delivery.retryUntil],
+      [delivery.id, delivery.webhookId, delivery.platformId, delivery.type, delivery.sourceEventId, delivery.body, delivery.retryWindowMs],
     );
     if (inserted.rows[0]) return { status: inserted.rows[0].status, inserted: true };
     const existing = await this.pool.query(`SELECT status FROM webhook_deliveries WHERE webhook_id = $1 AND platform_id = $2`, [
@@ -129,8 +130,8 @@ export class DeliveryStore {
       await client.query(
         `INSERT INTO webhook_deliveries
            (id, webhook_id, platform_id, type, source_event_id, body, status, retry_until, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, NULL, $5, 'PENDING', $6, $7, $7)`,
-        [delivery.id, delivery.webhookId, delivery.platformId, delivery.type, delivery.body, delivery.retryUntil, attempt.attemptedAt],
+         VALUES ($1, $2, $3, $4, NULL, $5, 'PENDING', $6::timestamptz + make_interval(secs => $7::double precision / 1000), $6, $6)`,
+        [delivery.id, delivery.webhookId, delivery.platformId, delivery.type, delivery.body, attempt.attemptedAt, delivery.retryWindowMs],
       );
       await this.recordAttempt({ ...attempt, deliveryId: delivery.id, platformId: delivery.platformId }, client);
       await client.query('COMMIT');

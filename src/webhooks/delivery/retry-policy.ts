@@ -67,13 +67,13 @@ export function nextStep(
 ): NextStep {
   if (isSuccess(outcome.statusCode)) return { status: 'DELIVERED', nextAttemptAt: null, reason: null };
   if (isPermanentFailure(outcome.statusCode)) {
-    return { status: 'FAILED', nextAttemptAt: null, reason: `the endpoint answered ${outcome.statusCode}, which is not retried` };
+    return { status: 'FAILED', nextAttemptAt: null, reason: 'not retried: permanent answer' };
   }
   let delayMs = backoffDelayMs(failedTries, schedule, random);
   if (outcome.retryAfterMs !== null) delayMs = Math.min(schedule.retryMaxDelayMs, Math.max(delayMs, outcome.retryAfterMs));
   const nextAttemptAt = new Date(now.getTime() + delayMs);
   if (nextAttemptAt.getTime() > retryUntil.getTime()) {
-    return { status: 'FAILED', nextAttemptAt: null, reason: 'the retry window ended without a successful answer' };
+    return { status: 'FAILED', nextAttemptAt: null, reason: 'given up: the retry window ended' };
   }
   return { status: 'RETRYING', nextAttemptAt, reason: null };
 }

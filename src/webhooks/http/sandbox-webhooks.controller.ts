@@ -52,7 +52,7 @@ export class SandboxWebhooksController {
     const post = await this.deliveries.send(endpoint, payload);
     const delivered = isSuccess(post.statusCode);
     await this.store.createTried(
-      { id: deliveryIdFor(webhookId), webhookId, platformId, type: 'TEST', sourceEventId: null, body: payload, retryUntil: now },
+      { id: deliveryIdFor(webhookId), webhookId, platformId, type: 'TEST', sourceEventId: null, body: payload, retryWindowMs: 0 },
       {
         trigger: 'TEST', attemptedAt: now, endpoint, statusCode: post.statusCode, latencyMs: post.latencyMs,
         error: describeFailure(post), newStatus: delivered ? 'DELIVERED' : 'FAILED', nextAttemptAt: null,

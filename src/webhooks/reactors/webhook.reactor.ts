@@ -64,7 +64,7 @@ export class WebhookReactor implements Reactor {
       type: draft.type,
       sourceEventId: event.id,
       body,
-      retryUntil: new Date(Date.now() + this.settings.retryWindowMs),
+      retryWindowMs: this.settings.retryWindowMs,
     });
     if (status === 'PENDING') await this.queues.enqueue(platformId, deliveryId);
   }
