@@ -88,7 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, resolved: { databaseUrl: stri
       retryBaseDelayMs: numberFromEnv(env.WEBHOOK_RETRY_BASE_DELAY_MS, 5 * 1000),
       retryMaxDelayMs: numberFromEnv(env.WEBHOOK_RETRY_MAX_DELAY_MS, 30 * 60 * 1000),
       retryWindowMs: numberFromEnv(env.WEBHOOK_RETRY_WINDOW_MS, 7 * 24 * 60 * 60 * 1000),
-      platformConcurrency: Math.max(1, Math.floor(numberFromEnv(env.WEBHOOK_PLATFORM_CONCURRENCY, 16))),
+      platformConcurrency: Math.max(1, Math.floor(numberFromEnv(env.WEBHOOK_PLATFORM_CONCURRENCY, 32))),
       lockDurationMs: Math.max(500, numberFromEnv(env.WEBHOOK_LOCK_DURATION_MS, 30 * 1000)),
       stalledIntervalMs: Math.max(100, numberFromEnv(env.WEBHOOK_STALLED_INTERVAL_MS, 30 * 1000)),
       shutdownGraceMs: numberFromEnv(env.WEBHOOK_SHUTDOWN_GRACE_MS, 5 * 1000),

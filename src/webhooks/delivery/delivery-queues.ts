@@ -65,22 +65,29 @@ export class DeliveryQueues {
   }
 
   /**
-   * Queues the delivery. The job id is the delivery id, so queuing it again while its job exists
-   * (a reactor replay, the sweeper) keeps one job. Failed jobs are retried by BullMQ only for
+   * Queues a delivery. The job id is the delivery id, so queuing it again while its job exists
+   * (a reactor replay, the sweeper) keeps one job. BullMQ's own attempts are only for
    * infrastructure errors (Postgres down); HTTP failures follow the retry policy instead.
    */
-  async enqueue(platformId: string, deliveryId: string, delayMs = 0): Promise<void> {
-    await this.queueFor(platformId).add(
-      DELIVERY_JOB_NAME,
-      { deliveryId, platformId },
-      {
-        jobId: jobIdFor(deliveryId),
-        delay: Math.max(0, Math.round(delayMs)),
-        attempts: 8,
-        backoff: { type: 'exponential', delay: 1000 },
-        removeOnComplete: true,
-        removeOnFail: { count: 1000 },
-      },
+  async enqueue(platformId: string, deliveryId: string): Promise<void> {
+    await this.enqueueMany(platformId, [deliveryId]);
+  }
+
+  /** Queues several deliveries of one platform in one round trip. */
+  async enqueueMany(platformId: string, deliveryIds: string[]): Promise<void> {
+    if (deliveryIds.length === 0) return;
+    await this.queueFor(platformId).addBulk(
+      deliveryIds.map((deliveryId) => ({
+        name: DELIVERY_JOB_NAME,
+        data: { deliveryId, platformId },
+        opts: {
+          jobId: jobIdFor(deliveryId),
+          attempts: 8,
+          backoff: { type: 'exponential', delay: 1000 },
+          removeOnComplete: true,
+          removeOnFail: { count: 1000 },
+        },
+      })),
     );
     await this.announce(platformId);
   }

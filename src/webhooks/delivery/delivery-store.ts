@@ -102,24 +102,44 @@ export class DeliveryStore {
   }
 
   /**
-   * Inserts a `PENDING` delivery unless its webhook id exists. Returns the row's status either
-   * way, so the reactor re-enqueues a delivery it created before a crash but never queued.
+   * Inserts `PENDING` deliveries, skipping webhook ids that exist, in one statement. Answers each
+   * one's status after it (in order), so the reactor re-enqueues only deliveries it created
+   * before a crash but never queued (still `PENDING`), not those a worker already settled.
    */
-  async createPending(delivery: NewDelivery): Promise<{ status: DeliveryStatus; inserted: boolean }> {
-    const inserted = await this.pool.query(
-      `INSERT INTO webhook_deliveries
-         (id, webhook_id, platform_id, type, source_event_id, body, status, retry_until, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, 'PENDING', now() + make_interval(secs => $7::double precision / 1000), now(), now())
-       ON CONFLICT (webhook_id) DO NOTHING
-       RETURNING status`,
-      [delivery.id, delivery.webhookId, delivery.platformId, delivery.type, delivery.sourceEventId, delivery.body, delivery.retryWindowMs],
-    );
-    if (inserted.rows[0]) return { status: inserted.rows[0].status, inserted: true };
-    const existing = await this.pool.query(`SELECT status FROM webhook_deliveries WHERE webhook_id = $1 AND platform_id = $2`, [
-      delivery.webhookId,
-      delivery.platformId,
-    ]);
-    return { status: existing.rows[0]?.status ?? 'DELIVERED', inserted: false };
+  async createPending(deliveries: NewDelivery[]): Promise<DeliveryStatus[]> {
+    if (deliveries.length === 0) return [];
+    const result = await this.pool.query({
+      name: 'webhooks.create-pending',
+      text: `WITH input AS (
+               SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[])
+                 AS i(id, webhook_id, platform_id, type, source_event_id, body, retry_window_ms)
+             ), inserted AS (
+               INSERT INTO webhook_deliveries
+                 (id, webhook_id, platform_id, type, source_event_id, body, status, retry_until, created_at, updated_at)
+               SELECT id, webhook_id, platform_id, type, source_event_id, body, 'PENDING',
+                      now() + make_interval(secs => retry_window_ms / 1000), now(), now()
+                 FROM input
+               ON CONFLICT (webhook_id) DO NOTHING
+               RETURNING webhook_id, status
+             )
+             SELECT input.webhook_id, COALESCE(inserted.status, existing.status) AS status
+               FROM input
+               LEFT JOIN inserted ON inserted.webhook_id = input.webhook_id
+               LEFT JOIN webhook_deliveries existing
+                      ON existing.webhook_id = input.webhook_id AND existing.platform_id = input.platform_id`,
+      values: [
+        deliveries.map((delivery) => delivery.id),
+        deliveries.map((delivery) => delivery.webhookId),
+        deliveries.map((delivery) => delivery.platformId),
+        deliveries.map((delivery) => delivery.type),
+        deliveries.map((delivery) => delivery.sourceEventId),
+        deliveries.map((delivery) => delivery.body),
+        deliveries.map((delivery) => delivery.retryWindowMs),
+      ],
+    });
+    const statusByWebhook = new Map<string, DeliveryStatus>(result.rows.map((row) => [row.webhook_id, row.status]));
+    // A webhook id held by another platform cannot happen (ids include the platform); treat it as settled.
+    return deliveries.map((delivery) => statusByWebhook.get(delivery.webhookId) ?? 'DELIVERED');
   }
 
   /** A delivery made and tried on the spot (the sandbox test): its row and its one attempt. */
@@ -144,20 +164,29 @@ export class DeliveryStore {
   }
 
   async findForAttempt(platformId: string, deliveryId: string): Promise<DeliveryForAttempt | null> {
-    const result = await this.pool.query(
-      `SELECT id, platform_id, body, status, attempt_count, retry_until FROM webhook_deliveries WHERE id = $1 AND platform_id = $2`,
-      [deliveryId, platformId],
-    );
-    const row = result.rows[0];
-    if (!row) return null;
-    return {
-      id: row.id,
-      platformId: row.platform_id,
-      body: row.body,
-      status: row.status,
-      attemptCount: row.attempt_count,
-      retryUntil: row.retry_until,
-    };
+    return (await this.findManyForAttempt([{ platformId, deliveryId }]))[0];
+  }
+
+  /** Several deliveries in one query (the worker batches its concurrent jobs); null when absent. */
+  async findManyForAttempt(keys: Array<{ platformId: string; deliveryId: string }>): Promise<Array<DeliveryForAttempt | null>> {
+    const result = await this.pool.query({
+      name: 'webhooks.find-for-attempt',
+      text: `SELECT id, platform_id, body, status, attempt_count, retry_until FROM webhook_deliveries
+              WHERE (id, platform_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
+      values: [keys.map((key) => key.deliveryId), keys.map((key) => key.platformId)],
+    });
+    const byId = new Map<string, DeliveryForAttempt>();
+    for (const row of result.rows) {
+      byId.set(row.id, {
+        id: row.id,
+        platformId: row.platform_id,
+        body: row.body,
+        status: row.status,
+        attemptCount: row.attempt_count,
+        retryUntil: row.retry_until,
+      });
+    }
+    return keys.map((key) => byId.get(key.deliveryId) ?? null);
   }
 
   /**
@@ -165,37 +194,71 @@ export class DeliveryStore {
    * Returns the status after it, or null when the delivery does not exist.
    */
   async recordAttempt(attempt: AttemptRecord, db: Pool | PoolClient = this.pool): Promise<DeliveryStatus | null> {
-    const result = await db.query(
-      `WITH moved AS (
-         UPDATE webhook_deliveries SET
-           attempt_count = attempt_count + 1,
-           status = CASE WHEN status = 'DELIVERED' THEN 'DELIVERED' ELSE COALESCE($4, status) END,
-           next_attempt_at = CASE WHEN status = 'DELIVERED' OR $4 IN ('DELIVERED', 'FAILED') THEN NULL
-                                  WHEN $4 = 'RETRYING' THEN $10::timestamptz ELSE next_attempt_at END,
-           delivered_at = CASE WHEN $4 = 'DELIVERED' THEN COALESCE(delivered_at, $5) ELSE delivered_at END,
-           last_status_code = $7, last_error = $9, last_endpoint = $6, updated_at = $5
-         WHERE id = $1 AND platform_id = $2
-         RETURNING attempt_count, status
-       ), attempt AS (
-         INSERT INTO webhook_delivery_attempts
-           (delivery_id, platform_id, attempt_number, trigger, attempted_at, endpoint, status_code, latency_ms, error)
-         SELECT $1, $2, moved.attempt_count, $3, $5, $6, $7, $8, $9 FROM moved
-       )
-       SELECT status FROM moved`,
-      [
-        attempt.deliveryId,
-        attempt.platformId,
-        attempt.trigger,
-        attempt.newStatus,
-        attempt.attemptedAt,
-        attempt.endpoint,
-        attempt.statusCode,
-        attempt.latencyMs,
-        attempt.error,
-        attempt.nextAttemptAt,
+    return (await this.recordAttempts([attempt], db))[0];
+  }
+
+  /**
+   * Several tries in one statement (the worker batches its concurrent jobs). Two tries of one
+   * delivery never share a statement: each must see the other's attempt number.
+   */
+  async recordAttempts(attempts: AttemptRecord[], db: Pool | PoolClient = this.pool): Promise<Array<DeliveryStatus | null>> {
+    const results: Array<DeliveryStatus | null> = new Array(attempts.length).fill(null);
+    let remaining = attempts.map((attempt, index) => ({ attempt, index }));
+    while (remaining.length > 0) {
+      const seen = new Set<string>();
+      const now: typeof remaining = [];
+      const later: typeof remaining = [];
+      for (const entry of remaining) {
+        (seen.has(entry.attempt.deliveryId) ? later : now).push(entry);
+        seen.add(entry.attempt.deliveryId);
+      }
+      const statuses = await this.recordDistinctAttempts(now.map((entry) => entry.attempt), db);
+      now.forEach((entry, position) => (results[entry.index] = statuses[position]));
+      remaining = later;
+    }
+    return results;
+  }
+
+  private async recordDistinctAttempts(attempts: AttemptRecord[], db: Pool | PoolClient): Promise<Array<DeliveryStatus | null>> {
+    const result = await db.query({
+      name: 'webhooks.record-attempts',
+      text: `WITH input AS (
+               SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[],
+                                    $7::int[], $8::int[], $9::text[], $10::timestamptz[])
+                 AS i(delivery_id, platform_id, trigger, new_status, attempted_at, endpoint, status_code, latency_ms, error, next_attempt_at)
+             ), moved AS (
+               UPDATE webhook_deliveries d SET
+                 attempt_count = d.attempt_count + 1,
+                 status = CASE WHEN d.status = 'DELIVERED' THEN 'DELIVERED' ELSE COALESCE(i.new_status, d.status) END,
+                 next_attempt_at = CASE WHEN d.status = 'DELIVERED' OR i.new_status IN ('DELIVERED', 'FAILED') THEN NULL
+                                        WHEN i.new_status = 'RETRYING' THEN i.next_attempt_at ELSE d.next_attempt_at END,
+                 delivered_at = CASE WHEN i.new_status = 'DELIVERED' THEN COALESCE(d.delivered_at, i.attempted_at) ELSE d.delivered_at END,
+                 last_status_code = i.status_code, last_error = i.error, last_endpoint = i.endpoint, updated_at = i.attempted_at
+               FROM input i
+               WHERE d.id = i.delivery_id AND d.platform_id = i.platform_id
+               RETURNING d.id, d.attempt_count, d.status
+             ), attempt AS (
+               INSERT INTO webhook_delivery_attempts
+                 (delivery_id, platform_id, attempt_number, trigger, attempted_at, endpoint, status_code, latency_ms, error)
+               SELECT i.delivery_id, i.platform_id, moved.attempt_count, i.trigger, i.attempted_at, i.endpoint, i.status_code, i.latency_ms, i.error
+                 FROM input i JOIN moved ON moved.id = i.delivery_id
+             )
+             SELECT id, status FROM moved`,
+      values: [
+        attempts.map((attempt) => attempt.deliveryId),
+        attempts.map((attempt) => attempt.platformId),
+        attempts.map((attempt) => attempt.trigger),
+        attempts.map((attempt) => attempt.newStatus),
+        attempts.map((attempt) => attempt.attemptedAt),
+        attempts.map((attempt) => attempt.endpoint),
+        attempts.map((attempt) => attempt.statusCode),
+        attempts.map((attempt) => attempt.latencyMs),
+        attempts.map((attempt) => attempt.error),
+        attempts.map((attempt) => attempt.nextAttemptAt),
       ],
-    );
-    return result.rows[0]?.status ?? null;
+    });
+    const statusById = new Map<string, DeliveryStatus>(result.rows.map((row) => [row.id, row.status]));
+    return attempts.map((attempt) => statusById.get(attempt.deliveryId) ?? null);
   }
 
   /**

@@ -1,6 +1,7 @@
 import { DelayedError, Job, Worker } from 'bullmq';
 import IORedis, { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { WebhookDeliveryConfig } from '../../infra/config';
 import { logger } from '../../infra/logger';
 import { runWithContext } from '../../infra/request-context';
@@ -39,7 +40,8 @@ interface PlatformWorker {
  */
 export class DeliveryWorkerPool {
   private readonly workers = new Map<string, PlatformWorker>();
-  private readonly inFlight = new Set<AbortController>();
+  /** Aborted when the shutdown grace is over: interrupts every try still in flight. */
+  private readonly shutdown = new AbortController();
   private readonly timers: NodeJS.Timeout[] = [];
   private connection: Redis | null = null;
   private subscriber: Redis | null = null;
@@ -57,7 +59,12 @@ export class DeliveryWorkerPool {
 
   async start(): Promise<void> {
     if (this.connection) return;
-    this.connection = new IORedis(this.redisUrl, { maxRetriesPerRequest: null, enableReadyCheck: false });
+    // Every try in flight listens to the one shutdown signal.
+    setMaxListeners(0, this.shutdown.signal);
+    this.connection = new IORedis(this.redisUrl, {
+      maxRetriesPerRequest: null,
+      enableReadyCheck: false,
+    });
     this.connection.on('error', (error) => logger.warn('webhook worker connection error', { error: String(error) }));
     this.subscriber = new IORedis(this.redisUrl, { maxRetriesPerRequest: null, enableReadyCheck: false });
     this.subscriber.on('error', (error) => logger.warn('webhook subscriber connection error', { error: String(error) }));
@@ -90,7 +97,7 @@ export class DeliveryWorkerPool {
       graceTimer = setTimeout(() => resolve('grace-over'), this.settings.shutdownGraceMs);
     });
     if ((await Promise.race([closing, graceOver])) === 'grace-over') {
-      for (const controller of this.inFlight) controller.abort();
+      this.shutdown.abort();
       await closing;
     }
     clearTimeout(graceTimer);
@@ -128,27 +135,21 @@ export class DeliveryWorkerPool {
   }
 
   private async process(job: Job<DeliveryJobData>, token?: string): Promise<void> {
-    const controller = new AbortController();
-    this.inFlight.add(controller);
-    try {
-      const { platformId, deliveryId } = job.data;
-      const context = {
-        requestId: randomUUID(),
-        correlationId: deliveryId,
-        causationId: String(job.id),
-        platformId,
-        actor: 'system:webhook-delivery',
-        idempotencyKey: null,
-        lastPosition: null,
-      };
-      const { retryAt } = await runWithContext(context, () => this.deliveries.attemptQueued(platformId, deliveryId, controller.signal));
-      if (retryAt) {
-        // The same job waits for its next try: no attempt is spent in BullMQ's own counter.
-        await job.moveToDelayed(retryAt.getTime(), token);
-        throw new DelayedError();
-      }
-    } finally {
-      this.inFlight.delete(controller);
+    const { platformId, deliveryId } = job.data;
+    const context = {
+      requestId: randomUUID(),
+      correlationId: deliveryId,
+      causationId: String(job.id),
+      platformId,
+      actor: 'system:webhook-delivery',
+      idempotencyKey: null,
+      lastPosition: null,
+    };
+    const { retryAt } = await runWithContext(context, () => this.deliveries.attemptQueued(platformId, deliveryId, this.shutdown.signal));
+    if (retryAt) {
+      // The same job waits for its next try: no attempt is spent in BullMQ's own counter.
+      await job.moveToDelayed(retryAt.getTime(), token);
+      throw new DelayedError();
     }
   }
 

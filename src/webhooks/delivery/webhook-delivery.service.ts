@@ -2,7 +2,8 @@ import { KeyObject } from 'node:crypto';
 import { WebhookDeliveryConfig } from '../../infra/config';
 import { KeyVault } from '../../infra/crypto/key-vault';
 import { PlatformConfigQuery, WEBHOOK_SIGNING_KEY } from '../../platforms/queries/platform-config.query';
-import { AttemptTrigger, DeliveryStore } from './delivery-store';
+import { AttemptRecord, AttemptTrigger, DeliveryForAttempt, DeliveryStore } from './delivery-store';
+import { MicroBatcher } from './micro-batcher';
 import { DeliveryStatus, isSuccess, nextStep } from './retry-policy';
 import { WebhookHttpClient, PostResult } from './webhook-http-client';
 import { SIGNATURE_HEADER, signatureHeaderFor } from './webhook-signer';
@@ -23,6 +24,12 @@ export interface TryResult {
  */
 export class WebhookDeliveryService {
   private signingKey: KeyObject | null = null;
+  /** The worker's concurrent jobs read their deliveries (and endpoints) in shared queries... */
+  private readonly loads = new MicroBatcher<{ platformId: string; deliveryId: string }, { delivery: DeliveryForAttempt | null; endpoint: string | null }>(
+    (keys) => this.loadForAttempts(keys),
+  );
+  /** ...and record their tries in shared statements (one commit for many). */
+  private readonly records = new MicroBatcher<AttemptRecord, DeliveryStatus | null>((attempts) => this.store.recordAttempts(attempts));
 
   constructor(
     private readonly store: DeliveryStore,
@@ -47,13 +54,13 @@ export class WebhookDeliveryService {
    * then), or null when the delivery is settled: delivered, given up, or gone.
    */
   async attemptQueued(platformId: string, deliveryId: string, signal?: AbortSignal): Promise<{ retryAt: Date | null }> {
-    const delivery = await this.store.findForAttempt(platformId, deliveryId);
+    const { delivery, endpoint } = await this.loads.submit({ platformId, deliveryId });
     if (!delivery || delivery.status === 'DELIVERED' || delivery.status === 'FAILED') return { retryAt: null };
     const attemptedAt = new Date();
-    const { endpoint, post } = await this.tryOnce(platformId, delivery.body, signal);
+    const post = endpoint ? await this.send(endpoint, delivery.body, signal) : noEndpoint();
     if (signal?.aborted) {
       // Shutdown cut the try short: record it, keep the status, and let the next worker retry now.
-      await this.store.recordAttempt({
+      await this.records.submit({
         deliveryId, platformId, trigger: 'AUTOMATIC', attemptedAt, endpoint, statusCode: post.statusCode,
         latencyMs: post.latencyMs, error: post.error, newStatus: null, nextAttemptAt: null,
       });
@@ -61,7 +68,7 @@ export class WebhookDeliveryService {
     }
     const step = nextStep(post, delivery.attemptCount + 1, new Date(), delivery.retryUntil, this.settings);
     const error = describeFailure(post);
-    const statusAfter = await this.store.recordAttempt({
+    const statusAfter = await this.records.submit({
       deliveryId,
       platformId,
       trigger: 'AUTOMATIC',
@@ -100,13 +107,27 @@ export class WebhookDeliveryService {
     return { endpoint, post, statusAfter };
   }
 
-  private async tryOnce(platformId: string, body: string, signal?: AbortSignal): Promise<{ endpoint: string | null; post: PostResult }> {
+  private async tryOnce(platformId: string, body: string): Promise<{ endpoint: string | null; post: PostResult }> {
     const endpoint = await this.endpointOf(platformId);
-    if (!endpoint) {
-      return { endpoint, post: { statusCode: null, responseBody: '', latencyMs: 0, error: NO_ENDPOINT_ERROR, retryAfterMs: null } };
-    }
-    return { endpoint, post: await this.send(endpoint, body, signal) };
+    return { endpoint, post: endpoint ? await this.send(endpoint, body) : noEndpoint() };
   }
+
+  /** Deliveries and their platforms' endpoints as configured now (the endpoint is never cached). */
+  private async loadForAttempts(
+    keys: Array<{ platformId: string; deliveryId: string }>,
+  ): Promise<Array<{ delivery: DeliveryForAttempt | null; endpoint: string | null }>> {
+    const platformIds = [...new Set(keys.map((key) => key.platformId))];
+    const [deliveries, endpoints] = await Promise.all([
+      this.store.findManyForAttempt(keys),
+      Promise.all(platformIds.map(async (platformId) => [platformId, await this.endpointOf(platformId)] as const)),
+    ]);
+    const endpointByPlatform = new Map(endpoints);
+    return keys.map((key, index) => ({ delivery: deliveries[index], endpoint: endpointByPlatform.get(key.platformId) ?? null }));
+  }
+}
+
+function noEndpoint(): PostResult {
+  return { statusCode: null, responseBody: '', latencyMs: 0, error: NO_ENDPOINT_ERROR, retryAfterMs: null };
 }
 
 /** The attempt's error column: the network error, or what a non-2xx answer was. */

@@ -28,6 +28,8 @@ export interface WebhookHttpClientOptions {
  * timeout covers the whole try: connect, send, and the answer's status and body.
  */
 export class WebhookHttpClient {
+  /** Parsed endpoints: a platform's endpoint is the same string for thousands of webhooks. */
+  private readonly parsedUrls = new Map<string, URL | null>();
   private readonly httpAgent: http.Agent;
   private readonly httpsAgent: https.Agent;
 
@@ -42,12 +44,8 @@ export class WebhookHttpClient {
     const elapsedMs = () => Number((process.hrtime.bigint() - started) / 1_000_000n);
     const failed = (error: string): PostResult => ({ statusCode: null, responseBody: '', latencyMs: elapsedMs(), error, retryAfterMs: null });
 
-    let url: URL;
-    try {
-      url = new URL(endpoint);
-    } catch {
-      return Promise.resolve(failed('the webhook endpoint is not a valid URL'));
-    }
+    const url = this.parse(endpoint);
+    if (!url) return Promise.resolve(failed('the webhook endpoint is not a valid URL'));
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return Promise.resolve(failed('the webhook endpoint must use http or https'));
     if (this.options.refuseInternalAddresses && isInternalHost(url.hostname)) {
       return Promise.resolve(failed('the webhook endpoint points at a loopback or private address'));
@@ -107,6 +105,20 @@ export class WebhookHttpClient {
       });
       request.end(body);
     });
+  }
+
+  private parse(endpoint: string): URL | null {
+    let url = this.parsedUrls.get(endpoint);
+    if (url === undefined) {
+      try {
+        url = new URL(endpoint);
+      } catch {
+        url = null;
+      }
+      if (this.parsedUrls.size > 10_000) this.parsedUrls.clear();
+      this.parsedUrls.set(endpoint, url);
+    }
+    return url;
   }
 
   close(): void {
