@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
 import type { Request } from 'express';
-import { FieldError } from '../../infra/domain/domain-error';
+import { FieldError, ValidationError } from '../../infra/domain/domain-error';
 import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
 import { Page, assertNoQueryErrors, parsePageRequest } from '../../infra/http/pagination';
 import { parseId } from '../../infra/ids';
@@ -9,7 +9,6 @@ import { WebhookDeliveryService } from '../delivery/webhook-delivery.service';
 import { DeliveryFilter, DeliveryView, WebhookDeliveriesQuery } from '../queries/webhook-deliveries.query';
 import { WEBHOOK_TYPE_PATTERN } from '../webhook-mappers';
 import { WebhookErrors } from '../webhooks.errors';
-import { ValidationError } from '../../infra/domain/domain-error';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
