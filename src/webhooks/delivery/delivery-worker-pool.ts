@@ -61,10 +61,7 @@ export class DeliveryWorkerPool {
     if (this.connection) return;
     // Every try in flight listens to the one shutdown signal.
     setMaxListeners(0, this.shutdown.signal);
-    this.connection = new IORedis(this.redisUrl, {
-      maxRetriesPerRequest: null,
-      enableReadyCheck: false,
-    });
+    this.connection = new IORedis(this.redisUrl, { maxRetriesPerRequest: null, enableReadyCheck: false });
     this.connection.on('error', (error) => logger.warn('webhook worker connection error', { error: String(error) }));
     this.subscriber = new IORedis(this.redisUrl, { maxRetriesPerRequest: null, enableReadyCheck: false });
     this.subscriber.on('error', (error) => logger.warn('webhook subscriber connection error', { error: String(error) }));
@@ -75,11 +72,6 @@ export class DeliveryWorkerPool {
     await this.rescan();
     this.timers.push(setInterval(() => void this.maintain(), this.timing.rescanIntervalMs));
     this.timers.push(setInterval(() => void this.sweep(), this.timing.sweepIntervalMs));
-  }
-
-  /** Platforms with a worker in this process (for tests and the status CLI). */
-  runningPlatforms(): string[] {
-    return [...this.workers.keys()];
   }
 
   /**

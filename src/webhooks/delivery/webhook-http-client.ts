@@ -17,6 +17,12 @@ export interface PostResult {
 const MAX_RESPONSE_BODY_BYTES = 16 * 1024;
 const USER_AGENT = 'PaymentsService-Webhooks/1';
 
+interface ParsedEndpoint {
+  url: URL;
+  /** What http.request needs, computed once per endpoint. */
+  target: { protocol: string; hostname: string; port: string | undefined; path: string };
+}
+
 export interface WebhookHttpClientOptions {
   timeoutMs: number;
   /** Production refuses endpoints that resolve to loopback or private addresses (SSRF). */
@@ -29,7 +35,7 @@ export interface WebhookHttpClientOptions {
  */
 export class WebhookHttpClient {
   /** Parsed endpoints: a platform's endpoint is the same string for thousands of webhooks. */
-  private readonly parsedUrls = new Map<string, URL | null>();
+  private readonly parsedUrls = new Map<string, ParsedEndpoint | null>();
   private readonly httpAgent: http.Agent;
   private readonly httpsAgent: https.Agent;
 
@@ -44,8 +50,9 @@ export class WebhookHttpClient {
     const elapsedMs = () => Number((process.hrtime.bigint() - started) / 1_000_000n);
     const failed = (error: string): PostResult => ({ statusCode: null, responseBody: '', latencyMs: elapsedMs(), error, retryAfterMs: null });
 
-    const url = this.parse(endpoint);
-    if (!url) return Promise.resolve(failed('the webhook endpoint is not a valid URL'));
+    const parsed = this.parse(endpoint);
+    if (!parsed) return Promise.resolve(failed('the webhook endpoint is not a valid URL'));
+    const { url, target } = parsed;
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return Promise.resolve(failed('the webhook endpoint must use http or https'));
     if (this.options.refuseInternalAddresses && isInternalHost(url.hostname)) {
       return Promise.resolve(failed('the webhook endpoint points at a loopback or private address'));
@@ -61,7 +68,8 @@ export class WebhookHttpClient {
         resolve(result);
       };
       const transport = url.protocol === 'https:' ? https : http;
-      const request = transport.request(url, {
+      const request = transport.request({
+        ...target,
         method: 'POST',
         agent: url.protocol === 'https:' ? this.httpsAgent : this.httpAgent,
         headers: {
@@ -107,18 +115,25 @@ export class WebhookHttpClient {
     });
   }
 
-  private parse(endpoint: string): URL | null {
-    let url = this.parsedUrls.get(endpoint);
-    if (url === undefined) {
+  private parse(endpoint: string): ParsedEndpoint | null {
+    let parsed = this.parsedUrls.get(endpoint);
+    if (parsed === undefined) {
       try {
-        url = new URL(endpoint);
+        const url = new URL(endpoint);
+        const target = {
+          protocol: url.protocol,
+          hostname: url.hostname.replace(/^\[|\]$/g, ''),
+          port: url.port || undefined,
+          path: `${url.pathname}${url.search}`,
+        };
+        parsed = { url, target };
       } catch {
-        url = null;
+        parsed = null;
       }
       if (this.parsedUrls.size > 10_000) this.parsedUrls.clear();
-      this.parsedUrls.set(endpoint, url);
+      this.parsedUrls.set(endpoint, parsed);
     }
-    return url;
+    return parsed;
   }
 
   close(): void {
