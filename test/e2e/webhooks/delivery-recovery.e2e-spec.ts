@@ -5,6 +5,11 @@ import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
 import { Client } from 'pg';
 import request from 'supertest';
+import { APP_CONFIG, AppConfig } from '../../../src/infra/config';
+import { DeliveryQueues } from '../../../src/webhooks/delivery/delivery-queues';
+import { DeliveryStore } from '../../../src/webhooks/delivery/delivery-store';
+import { DeliveryWorkerPool } from '../../../src/webhooks/delivery/delivery-worker-pool';
+import { WebhookDeliveryService } from '../../../src/webhooks/delivery/webhook-delivery.service';
 import { FreshDatabase, freshDatabase, freshRedisPrefix, testRedisUrl } from '../../support/database';
 import { ServiceProcess, startServiceProcess } from '../../support/service-process';
 import { PlatformClient, TestApp, TestPlatform, eventually, platformClient, startTestApp } from '../../support/test-app';
@@ -110,7 +115,7 @@ describe('webhook delivery recovery', () => {
     // The killed try left no record (the process died before it could write one).
     expect(delivered.attempts.map((attempt: { statusCode: number }) => attempt.statusCode)).toEqual([200]);
     expect(receiver.ids()).toEqual([webhookId, webhookId]);
-  });
+  }, 120_000); // a second Node process compiles the service with ts-node: slow on a busy machine
 
   it('a reactor replaying from an old checkpoint creates no second webhook for the same event', async () => {
     const app = await start(['api', 'projector', 'worker']);
@@ -159,6 +164,32 @@ describe('webhook delivery recovery', () => {
     expect(received.body.type).toBe('TEST');
     await eventually(async () => (await deliveryOf(as(producer.platform, restarted), webhookId))?.status === 'DELIVERED');
     expect(receiver.ids()).toEqual([webhookId]);
+  });
+
+  it('the sweeper re-queues an open delivery whose job Redis lost, without a replay', async () => {
+    const app = await start(['api', 'projector']);
+    await app.platform.api.patch('/config').send({ webhookEndpoint: receiver.url() }).expect(200);
+    const { webhookId } = (await app.platform.api.post('/sandbox/webhooks/test/async').expect(202)).body;
+    await eventually(async () => (await deliveryOf(app.platform.api, webhookId))?.status === 'PENDING');
+    const queues = app.app.get(DeliveryQueues);
+    await queues.queueFor(app.platform.platformId).obliterate({ force: true });
+
+    // A worker pool on the app's own store and queues, sweeping every 200 ms for any open delivery.
+    const config = app.app.get<AppConfig>(APP_CONFIG);
+    const pool = new DeliveryWorkerPool(config.redisUrl, queues, app.app.get(WebhookDeliveryService), app.app.get(DeliveryStore), config.webhooks, {
+      rescanIntervalMs: 200,
+      idleCloseMs: 60_000,
+      sweepIntervalMs: 200,
+      sweepOverdueMs: 0,
+    });
+    await pool.start();
+    try {
+      await receiver.waitFor((entry) => entry.body.id === webhookId, 20_000);
+      await eventually(async () => (await deliveryOf(app.platform.api, webhookId))?.status === 'DELIVERED');
+      expect(receiver.ids()).toEqual([webhookId]);
+    } finally {
+      await pool.stop();
+    }
   });
 
   async function reactorCaughtUp(app: TestApp): Promise<void> {
