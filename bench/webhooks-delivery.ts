@@ -1,12 +1,18 @@
 /**
  * `npm run bench:webhooks [-- <webhooks>]`: webhook deliveries per second to a local endpoint.
  *
- * Real Postgres (embedded) and Redis (local redis-server) are started for the run, the endpoint
- * runs in its own process, and the service runs in this one exactly as `createApp` builds it.
- *   1. queue: the projector role turns N stored events into N queued deliveries (reactor rate);
- *   2. deliver: a worker-role app starts on that backlog; time until all N are DELIVERED;
+ * Real Postgres (embedded, durable commits) and Redis (local redis-server, append-only file) are
+ * started for the run, the endpoint runs in its own process, and the service runs in this one
+ * exactly as `createApp` builds it.
+ *   1. queue: N events stored, the projector role turns them into N queued deliveries;
+ *   2. deliver: a worker-role app drains that backlog (the headline deliveries/s);
  *   3. end to end: all roles in one process; N events appended, time until all are delivered;
  *   4. fan-out: the same over 8 platforms (per-platform queues and workers).
+ * Each phase also reports the CPU it cost per webhook in every process involved (service,
+ * Postgres, Redis, endpoint), which a busy shared machine does not distort, and the rate the
+ * machine's cores would sustain at that cost. WEBHOOK_* variables apply (e.g.
+ * WEBHOOK_PLATFORM_CONCURRENCY); BENCH_ONLY=backlog runs phases 1-2 without recording;
+ * BENCH_PROFILE=<dir> writes a CPU profile per phase.
  * Prints the figures and appends them to bench/RESULTS.md with the machine and date.
  */
 import 'reflect-metadata';
@@ -14,7 +20,7 @@ import { fork, ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { INestApplication } from '@nestjs/common';
 import { Pool } from 'pg';
@@ -40,10 +46,11 @@ interface Sink {
 }
 
 async function main(): Promise<void> {
+  const loadAtStart = loadavg()[0].toFixed(1);
   const root = mkdtempSync(join(tmpdir(), 'bench-webhooks-'));
   // As root, Postgres runs as the `postgres` user, which must be able to enter this directory.
   chmodSync(root, 0o755);
-  const postgres = await startEmbeddedPostgres({ dataDir: join(root, 'postgres'), persistent: false, settings: { max_connections: 200, ...(process.env.BENCH_PG_ASYNC_COMMIT ? { synchronous_commit: 'off' } : {}) } });
+  const postgres = await startEmbeddedPostgres({ dataDir: join(root, 'postgres'), persistent: false, settings: { max_connections: 200 } });
   const redis = await startLocalRedis({ dataDir: join(root, 'redis'), persistent: true });
   const sink = await startSink();
   const lines: string[] = [];
@@ -133,7 +140,8 @@ async function main(): Promise<void> {
     rmSync(root, { recursive: true, force: true });
   }
   if (process.env.BENCH_ONLY) return;
-  const machine = `${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`;
+  // The machine may be shared: the load average says how much of it this run had.
+  const machine = `${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, load average at the start ${loadAtStart}, at the end ${loadavg()[0].toFixed(1)}`;
   appendFileSync(
     join(__dirname, 'RESULTS.md'),
     `\n## Webhook delivery (bench/webhooks-delivery.ts), ${new Date().toISOString()}\n\nMachine: ${machine}. Target: 1,000 deliveries/s.\n\n${lines.join('\n')}\n`,
