@@ -7,7 +7,8 @@
  *   1. queue: N events stored, the projector role turns them into N queued deliveries;
  *   2. deliver: a worker-role app drains that backlog (the headline deliveries/s);
  *   3. end to end: all roles in one process; N events appended, time until all are delivered;
- *   4. fan-out: the same over 8 platforms (per-platform queues and workers).
+ *   4. fan-out: the same over 8 platforms (per-platform queues and workers);
+ *   5. the production split: api + projector in this process, `main.ts worker` in another.
  * Each phase also reports the CPU it cost per webhook in every process involved (service,
  * Postgres, Redis, endpoint), which a busy shared machine does not distort, and the rate the
  * machine's cores would sustain at that cost. WEBHOOK_* variables apply (e.g.
@@ -16,7 +17,7 @@
  * Prints the figures and appends them to bench/RESULTS.md with the machine and date.
  */
 import 'reflect-metadata';
-import { fork, ChildProcess } from 'node:child_process';
+import { ChildProcess, fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
@@ -69,8 +70,10 @@ async function main(): Promise<void> {
       return config;
     };
     report(`- webhooks per run: ${WEBHOOKS}; per-platform worker concurrency: ${configFor([], 'x').webhooks.platformConcurrency}`);
+    let workerProcessPid: number | null = null;
     const meter = new CpuMeter({
       service: ownCpuMs,
+      'worker process': () => (workerProcessPid ? treeCpuMs(workerProcessPid) : 0),
       postgres: () => treeCpuMs(postgres.postmasterPid),
       redis: () => treeCpuMs(redis.redisPid),
       endpoint: () => treeCpuMs(sink.pid),
@@ -132,6 +135,33 @@ async function main(): Promise<void> {
       await waitForCount(pool, `SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'DELIVERED'`, WEBHOOKS);
     });
     await single.close();
+
+    // 5: the production split: api + projector here, the worker role in its own process.
+    await pool.query('TRUNCATE webhook_deliveries, webhook_delivery_attempts');
+    const producer2 = await createApp(configFor(['api', 'projector'], 'bench3'));
+    const [splitPlatform] = await createPlatforms(producer2, 1, sink.url);
+    const workerProcess = await startWorkerProcess({
+      DATABASE_URL: postgres.url,
+      REDIS_URL: redis.url,
+      QUEUE_PREFIX: 'bench3',
+      MASTER_KEY: masterKey,
+      DATA_DIR: join(root, 'data'),
+      SERVICE_MODE: 'sandbox',
+      ...pick(process.env, /^WEBHOOK_/),
+    });
+    workerProcessPid = workerProcess.pid!;
+    try {
+      await measure('end to end (api + projector in 1 process, worker role in another, 1 platform)', 'webhook', async () => {
+        await appendTestEvents(producer2, [splitPlatform], WEBHOOKS);
+        await waitForSink(sink, 4 * WEBHOOKS);
+        await waitForCount(pool, `SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'DELIVERED'`, WEBHOOKS);
+      });
+    } finally {
+      workerProcessPid = null;
+      workerProcess.kill('SIGTERM');
+      await new Promise((resolve) => workerProcess.once('exit', resolve));
+      await producer2.close();
+    }
     await pool.end();
   } finally {
     sink.stop();
@@ -235,6 +265,21 @@ function pick(env: NodeJS.ProcessEnv, pattern: RegExp): Record<string, string> {
 
 function rate(count: number, elapsedMs: number): string {
   return Math.round((count * 1000) / Math.max(1, elapsedMs)).toLocaleString('en-US');
+}
+
+/** `src/main.ts worker` as its own process (what `npm run start:worker` runs), once it is ready. */
+function startWorkerProcess(env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts', 'worker'], {
+    cwd: join(__dirname, '..'),
+    env: { ...process.env, LOG_LEVEL: 'error', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`worker process exited with ${code}`)));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('Running roles')) resolve(child);
+    });
+  });
 }
 
 function startSink(): Promise<Sink> {
