@@ -69,6 +69,7 @@ export class DeliveryWorkerPool {
     // After a reconnect announcements may have been missed: look at every platform again.
     this.subscriber.on('ready', () => void this.rescan());
     await this.subscriber.subscribe(this.queues.activityChannel);
+    await this.warnUnlessNoEviction();
     await this.rescan();
     this.timers.push(setInterval(() => void this.maintain(), this.timing.rescanIntervalMs));
     this.timers.push(setInterval(() => void this.sweep(), this.timing.sweepIntervalMs));
@@ -95,6 +96,16 @@ export class DeliveryWorkerPool {
     clearTimeout(graceTimer);
     this.workers.clear();
     this.connection?.disconnect();
+  }
+
+  /** An evicting Redis silently drops queued deliveries (the sweeper would find them late). */
+  private async warnUnlessNoEviction(): Promise<void> {
+    try {
+      const [, policy] = (await this.connection!.config('GET', 'maxmemory-policy')) as [string, string];
+      if (policy !== 'noeviction') logger.error('Redis maxmemory-policy must be noeviction for webhook queues', { policy });
+    } catch {
+      // Managed Redis services may refuse CONFIG; their documentation says how to set the policy.
+    }
   }
 
   private ensureWorker(platformId: string): void {
