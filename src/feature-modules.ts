@@ -3,6 +3,7 @@ import { AccountsModule } from './accounts/accounts.module';
 import { CustomersHttpModule } from './customers/customers-http.module';
 import { ExchangeRatesModule } from './quotes/exchange-rates.module';
 import { SandboxModule } from './sandbox/sandbox.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /**
  * Feature contexts (customers, accounts, quotes, webhooks, sca, wallet-auth, cards, sandbox).
@@ -14,4 +15,5 @@ export const FEATURE_MODULES: Type<unknown>[] = [
   SandboxModule,
   CustomersHttpModule,
   ExchangeRatesModule,
+  WebhooksModule,
 ];
