@@ -4,6 +4,7 @@ import { CardsModule } from './cards/cards.module';
 import { CustomersHttpModule } from './customers/customers-http.module';
 import { ExchangeRatesModule } from './quotes/exchange-rates.module';
 import { SandboxModule } from './sandbox/sandbox.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /**
  * Feature contexts (customers, accounts, quotes, webhooks, sca, wallet-auth, cards, sandbox).
@@ -15,5 +16,6 @@ export const FEATURE_MODULES: Type<unknown>[] = [
   SandboxModule,
   CustomersHttpModule,
   ExchangeRatesModule,
+  WebhooksModule,
   CardsModule,
 ];
