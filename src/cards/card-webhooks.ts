@@ -1,4 +1,7 @@
 import { RecordedEvent } from '../infra/event-store/event-store.port';
+import { EventStoreService } from '../infra/event-store/event-store.service';
+import { readStreamUpTo } from '../webhooks/read-stream-up-to';
+import { WebhookDraft, WebhookMapper } from '../webhooks/webhook-mappers';
 import { CARD_STATE_CHANGE_EVENT_TYPES } from './domain/card/card.events';
 import { cardViewFromEvents } from './queries/card.view';
 
@@ -16,4 +19,19 @@ export function cardWebhooks(event: RecordedEvent, streamUpToEvent: RecordedEven
   if (!CARD_WEBHOOK_EVENT_TYPES.includes(event.type)) return [];
   const data = cardViewFromEvents(streamUpToEvent);
   return data ? [{ type: 'CARD.STATE_CHANGE', data }] : [];
+}
+
+/**
+ * The mapper the cards module registers in the webhooks registry. The platform comes from the
+ * event itself, so the issuer's answer (appended by a task) reaches the card's platform too.
+ */
+export function cardWebhookMapper(events: EventStoreService): WebhookMapper {
+  return {
+    eventTypes: CARD_WEBHOOK_EVENT_TYPES,
+    async toWebhooks(event: RecordedEvent): Promise<WebhookDraft[]> {
+      const platformId = (event.data as { platformId: string }).platformId;
+      const drafts = cardWebhooks(event, await readStreamUpTo(events, event));
+      return drafts.map((draft) => ({ ...draft, platformId }));
+    },
+  };
 }
