@@ -1,9 +1,11 @@
 import { Type } from '@nestjs/common';
 import { AccountsModule } from './accounts/accounts.module';
+import { CardsModule } from './cards/cards.module';
 import { CustomersHttpModule } from './customers/customers-http.module';
 import { ExchangeRatesModule } from './quotes/exchange-rates.module';
 import { QuotesModule } from './quotes/quotes.module';
 import { SandboxModule } from './sandbox/sandbox.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /**
  * Feature contexts (customers, accounts, quotes, webhooks, sca, wallet-auth, cards, sandbox).
@@ -15,5 +17,7 @@ export const FEATURE_MODULES: Type<unknown>[] = [
   SandboxModule,
   CustomersHttpModule,
   ExchangeRatesModule,
+  WebhooksModule,
+  CardsModule,
   QuotesModule,
 ];

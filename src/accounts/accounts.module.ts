@@ -6,6 +6,10 @@ import { EventStoreService } from '../infra/event-store/event-store.service';
 import { ReactorRegistry } from '../infra/infra.module';
 import { TaskScheduler } from '../infra/queue/task-scheduler';
 import { PlatformsModule } from '../platforms/platforms.module';
+import { readStreamUpTo } from '../webhooks/read-stream-up-to';
+import { WebhookMappers } from '../webhooks/webhook-mappers';
+import { WebhooksModule } from '../webhooks/webhooks.module';
+import { ACCOUNT_WEBHOOK_EVENT_TYPES, accountWebhooks } from './account-webhooks';
 import { ExternalAccountsService } from './external-accounts.service';
 import { ExternalAccountsController } from './http/external-accounts.controller';
 import { InternalAccountsController } from './http/internal-accounts.controller';
@@ -27,7 +31,7 @@ import { TransfersService } from './transfers/transfers.service';
  * sandbox funding route).
  */
 @Module({
-  imports: [CustomersModule, PlatformsModule],
+  imports: [CustomersModule, PlatformsModule, WebhooksModule],
   controllers: [InternalAccountsController, ExternalAccountsController, TransfersController, TransactionsController],
   providers: [
     AccountsLedger,
@@ -48,6 +52,7 @@ export class AccountsModule implements OnModuleInit {
     private readonly reactors: ReactorRegistry,
     private readonly tasks: TaskScheduler,
     private readonly events: EventStoreService,
+    private readonly webhookMappers: WebhookMappers,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -60,5 +65,9 @@ export class AccountsModule implements OnModuleInit {
     this.reactors.register(platformAccountsReactor(this.provisioner));
     this.reactors.register(transferProcessReactor(this.events, this.transfers, this.tasks, this.config));
     this.tasks.register(SETTLE_TRANSFER_TASK, (payload) => this.transfers.settle(payload.subjectId));
+    this.webhookMappers.register({
+      eventTypes: ACCOUNT_WEBHOOK_EVENT_TYPES,
+      toWebhooks: async (event) => accountWebhooks(event, await readStreamUpTo(this.events, event)),
+    });
   }
 }

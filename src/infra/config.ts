@@ -20,6 +20,7 @@ export interface AppConfig {
   /** 32-byte key (hex) sealing secrets at rest; generated under dataDir in the sandbox. */
   masterKeyHex: string | null;
   sandbox: SandboxTiming;
+  webhooks: WebhookDeliveryConfig;
 }
 
 /** Sandbox delays, configurable so tests run fast (milliseconds). */
@@ -37,6 +38,26 @@ export interface SandboxTiming {
    * quickly in tests and sandbox demos. Null: lifetimes by rail (DECISIONS.md section 2).
    */
   quoteLifetimeOverrideMs?: number | null;
+}
+
+/** Webhook delivery (DECISIONS.md section 6); every delay configurable so tests run fast. */
+export interface WebhookDeliveryConfig {
+  /** Per try: connect, send, and read the answer (10 s). */
+  timeoutMs: number;
+  /** First retry delay before jitter; doubles each try. */
+  retryBaseDelayMs: number;
+  /** Cap on the delay between two tries (30 minutes). */
+  retryMaxDelayMs: number;
+  /** How long a webhook keeps being retried after it is created (7 days). */
+  retryWindowMs: number;
+  /** Deliveries in flight at once per platform per worker process (fairness between platforms). */
+  platformConcurrency: number;
+  /** BullMQ job lock: a delivery whose worker died is handed to another worker after this. */
+  lockDurationMs: number;
+  /** How often workers look for deliveries whose worker died. */
+  stalledIntervalMs: number;
+  /** On shutdown, how long deliveries in flight may finish before they are interrupted. */
+  shutdownGraceMs: number;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -67,6 +88,16 @@ export function loadConfig(env: NodeJS.ProcessEnv, resolved: { databaseUrl: stri
       slowFailureDelayMs: numberFromEnv(env.SANDBOX_SLOW_FAILURE_DELAY_MS, 30 * 1000),
       returnDelayMs: numberFromEnv(env.SANDBOX_RETURN_DELAY_MS, 5 * 1000),
       quoteLifetimeOverrideMs: env.SANDBOX_QUOTE_LIFETIME_MS ? numberFromEnv(env.SANDBOX_QUOTE_LIFETIME_MS, 0) : null,
+    },
+    webhooks: {
+      timeoutMs: numberFromEnv(env.WEBHOOK_TIMEOUT_MS, 10 * 1000),
+      retryBaseDelayMs: numberFromEnv(env.WEBHOOK_RETRY_BASE_DELAY_MS, 5 * 1000),
+      retryMaxDelayMs: numberFromEnv(env.WEBHOOK_RETRY_MAX_DELAY_MS, 30 * 60 * 1000),
+      retryWindowMs: numberFromEnv(env.WEBHOOK_RETRY_WINDOW_MS, 7 * 24 * 60 * 60 * 1000),
+      platformConcurrency: Math.max(1, Math.floor(numberFromEnv(env.WEBHOOK_PLATFORM_CONCURRENCY, 32))),
+      lockDurationMs: Math.max(500, numberFromEnv(env.WEBHOOK_LOCK_DURATION_MS, 30 * 1000)),
+      stalledIntervalMs: Math.max(100, numberFromEnv(env.WEBHOOK_STALLED_INTERVAL_MS, 30 * 1000)),
+      shutdownGraceMs: numberFromEnv(env.WEBHOOK_SHUTDOWN_GRACE_MS, 5 * 1000),
     },
   };
 }

@@ -5,7 +5,7 @@ import { DomainError, ValidationError } from '../../infra/domain/domain-error';
 import { ConcurrencyError } from '../../infra/event-store/event-store.port';
 import { EventStoreService } from '../../infra/event-store/event-store.service';
 import { newId, streamNameFor } from '../../infra/ids';
-import { currentContext, recordAppendedPosition } from '../../infra/request-context';
+import { recordAppendedPosition } from '../../infra/request-context';
 import { PlatformConfigQuery } from '../../platforms/queries/platform-config.query';
 import { lastThree } from '../../sandbox/suffix';
 import { transferScenario } from '../../sandbox/transfer-scenarios';
@@ -82,7 +82,7 @@ export class TransfersService {
         ...(outcome.available !== undefined ? { available: outcome.available } : {}),
       });
     }
-    return this.view(transactionId);
+    return this.view(transactionId, outcome.revision);
   }
 
   async transferIn(platformId: string, request: TransferRequest): Promise<TransactionView> {
@@ -111,8 +111,8 @@ export class TransfersService {
       amount: request.amount,
       counterpartySuffix: lastThree(external.primaryIdentifier),
     };
-    await this.events.handle(streamNameFor(transactionId), transactionDecider, { type: 'RequestTransferIn', parties, now: new Date().toISOString() });
-    return this.view(transactionId);
+    const requested = await this.events.handle(streamNameFor(transactionId), transactionDecider, { type: 'RequestTransferIn', parties, now: new Date().toISOString() });
+    return this.view(transactionId, requested.revision);
   }
 
   /** `POST /sandbox/internal-accounts/{id}/fund`: credit, then record the incoming transaction. */
@@ -176,12 +176,14 @@ export class TransfersService {
    * Drives a transfer-out from REQUESTED: hold the funds, then record the hold or the refusal.
    * A refusal that raced with a successful hold (a retry elsewhere) gives the hold back.
    */
-  async advanceTransferOut(transactionId: string): Promise<{ state: TransactionState; available?: number }> {
+  async advanceTransferOut(transactionId: string): Promise<{ state: TransactionState; revision: number | 'no_stream'; available?: number }> {
     const stream = streamNameFor(transactionId);
     let available: number | undefined;
     for (let attempt = 1; attempt <= MAX_STEP_ATTEMPTS; attempt++) {
-      const { state, revision } = await this.load(stream);
-      if (state.status === 'none' || state.kind !== 'TRANSFER_OUT') return { state };
+      // Stop folding where the transfer left REQUESTED: what the request reports (and, on a
+      // refusal, acts on) is that moment, not a settlement that may already have followed.
+      const { state, revision } = await this.load(stream, (current) => current.status !== 'none' && current.status !== 'REQUESTED');
+      if (state.status === 'none' || state.kind !== 'TRANSFER_OUT') return { state, revision };
       if (state.status === 'REJECTED') {
         const released = await this.ledger.releaseHold({
           platformId: state.platformId,
@@ -190,9 +192,9 @@ export class TransfersService {
           reason: 'TRANSFER_REJECTED',
         });
         // The refusal may have been decided by the reactor: report the balance as it is now.
-        return { state, available: available ?? released.available };
+        return { state, revision, available: available ?? released.available };
       }
-      if (state.status !== 'REQUESTED') return { state };
+      if (state.status !== 'REQUESTED') return { state, revision };
       let command: TransactionCommand;
       try {
         await this.ledger.hold({
@@ -264,27 +266,36 @@ export class TransfersService {
    * Reads and folds a transaction stream, noting the newest position in the request context so
    * the response waits for steps another process (the reactor) took first.
    */
-  private async load(stream: string): Promise<{ state: TransactionState; revision: number | 'no_stream' }> {
+  /**
+   * Folds the stream, or only up to the first state for which `stopAt` holds (the revision is
+   * then that event's), e.g. the moment a transfer-out left REQUESTED, whatever came after.
+   */
+  private async load(
+    stream: string,
+    stopAt?: (state: TransactionState) => boolean,
+  ): Promise<{ state: TransactionState; revision: number | 'no_stream' }> {
     const recorded = await this.events.readStream(stream);
     let state = transactionDecider.initialState();
-    for (const event of recorded) state = transactionDecider.evolve(state, event as unknown as Parameters<typeof transactionDecider.evolve>[1]);
+    let revision: number | 'no_stream' = 'no_stream';
+    for (const event of recorded) {
+      state = transactionDecider.evolve(state, event as unknown as Parameters<typeof transactionDecider.evolve>[1]);
+      revision = event.revision;
+      if (stopAt?.(state)) break;
+    }
     const last = recorded[recorded.length - 1];
     if (last) recordAppendedPosition(last.position);
-    return { state, revision: last ? last.revision : 'no_stream' };
+    return { state, revision };
   }
 
   /** The transaction as GET returns it, folded from its stream (independent of read-model lag). */
   /**
-   * The transaction as this request left it: the stream folded up to the last event the current
-   * request appended (or all of it outside a request). A settlement that already ran, e.g. a
-   * sandbox failure "at once", shows in the next GET and in webhooks, never in the 201 that
-   * created the transfer.
+   * The transaction as of `upToRevision` (the last revision the caller observed), or as it is now.
+   * A settlement that already ran, e.g. a sandbox failure "at once", shows in the next GET and in
+   * webhooks, never in the 201 that created the transfer.
    */
-  async view(transactionId: string): Promise<TransactionView> {
+  async view(transactionId: string, upToRevision?: number | 'no_stream'): Promise<TransactionView> {
     const all = await this.events.readStream(streamNameFor(transactionId));
-    const requestId = currentContext()?.requestId;
-    const lastOwn = requestId ? findLastIndex(all, (event) => event.metadata.requestId === requestId) : -1;
-    const recorded = lastOwn >= 0 ? all.slice(0, lastOwn + 1) : all;
+    const recorded = typeof upToRevision === 'number' ? all.filter((event) => event.revision <= upToRevision) : all;
     if (recorded.length > 0) recordAppendedPosition(recorded[recorded.length - 1].position);
     const row = foldTransactionRow(TRANSFER_TRANSACTION_REDUCERS, recorded);
     if (!row) throw new DomainError('TRANSACTION_NOT_FOUND', 'Transaction not found');
@@ -350,7 +361,3 @@ function assertSameCurrency(source: string, destination: string): void {
   }
 }
 
-function findLastIndex<T>(items: T[], predicate: (item: T) => boolean): number {
-  for (let index = items.length - 1; index >= 0; index--) if (predicate(items[index])) return index;
-  return -1;
-}

@@ -238,6 +238,15 @@ export class ProjectionRunner {
           continue;
         }
         let applied = 0;
+        if (reactor.reactBatch) {
+          const handled = batch.filter((event) => types.has(event.type));
+          if (handled.length > 0) await runWithContext(reactorContext(reactor, handled[handled.length - 1]), () => reactor.reactBatch!(handled));
+          applied = handled.length;
+          from = batch[batch.length - 1].position;
+          await writeCheckpoint(this.pool, reactor.name, 'reactor', 1, from, applied);
+          failures = 0;
+          continue;
+        }
         for (const event of batch) {
           if (types.has(event.type)) {
             await runWithContext(
@@ -270,6 +279,19 @@ export class ProjectionRunner {
       }
     }
   }
+}
+
+/** The context a reactor's effects run in: the event that caused them. */
+function reactorContext(reactor: Reactor, event: RecordedEvent) {
+  return {
+    requestId: `reactor:${reactor.name}:${event.id}`,
+    correlationId: event.metadata.correlationId,
+    causationId: event.id,
+    platformId: event.metadata.platformId,
+    actor: `system:${reactor.name}`,
+    idempotencyKey: null,
+    lastPosition: null,
+  };
 }
 
 function minPosition(positions: Position[]): Position {

@@ -45,4 +45,11 @@ export interface Reactor {
   name: string;
   handles: string[];
   react(event: RecordedEvent): Promise<void>;
+  /**
+   * Optional: the handled events of one read batch at once, in log order, instead of `react`
+   * per event (so a reactor can write one statement and queue one bulk of jobs per batch). The
+   * checkpoint moves past the batch only when it resolves; on failure the whole batch runs
+   * again. Runs in the context of the batch's last event.
+   */
+  reactBatch?(events: RecordedEvent[]): Promise<void>;
 }

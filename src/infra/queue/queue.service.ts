@@ -14,6 +14,8 @@ export class QueueService {
   /** Blocking connections of the workers (BullMQ does not close connections it is given). */
   private readonly workerConnections: Redis[] = [];
   private readonly connection: Redis;
+  /** Counts of queues managed outside this service (e.g. one queue per platform), by name. */
+  private readonly countSources = new Map<string, () => Promise<Record<string, number>>>();
 
   constructor(
     private readonly redisUrl: string,
@@ -61,11 +63,20 @@ export class QueueService {
     return worker;
   }
 
+  /**
+   * Adds a named entry to counts() for queues this service does not create itself, so health
+   * shows them in every role (an api-only process never touches those queues).
+   */
+  registerCounts(name: string, source: () => Promise<Record<string, number>>): void {
+    this.countSources.set(name, source);
+  }
+
   async counts(): Promise<Record<string, Record<string, number>>> {
     const result: Record<string, Record<string, number>> = {};
     for (const [name, queue] of this.queues) {
       result[name] = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');
     }
+    for (const [name, source] of this.countSources) result[name] = await source();
     return result;
   }
 

@@ -1,0 +1,101 @@
+import { Inject, Module, OnApplicationBootstrap, OnApplicationShutdown, OnModuleInit, BeforeApplicationShutdown } from '@nestjs/common';
+import { Pool } from 'pg';
+import { APP_CONFIG, AppConfig } from '../infra/config';
+import { KEY_VAULT, KeyVault } from '../infra/crypto/key-vault';
+import { ReactorRegistry } from '../infra/infra.module';
+import { PG_POOL } from '../infra/postgres/pool';
+import { QUEUE_SERVICE, QueueService } from '../infra/queue/queue.service';
+import { PlatformsModule } from '../platforms/platforms.module';
+import { PlatformConfigQuery } from '../platforms/queries/platform-config.query';
+import { DeliveryQueues } from './delivery/delivery-queues';
+import { DeliveryStore } from './delivery/delivery-store';
+import { DeliveryWorkerPool } from './delivery/delivery-worker-pool';
+import { WebhookDeliveryService } from './delivery/webhook-delivery.service';
+import { WebhookHttpClient } from './delivery/webhook-http-client';
+import { SandboxWebhooksController } from './http/sandbox-webhooks.controller';
+import { WebhookDeliveriesController } from './http/webhook-deliveries.controller';
+import { testWebhookMapper } from './mappers/test-webhook.mapper';
+import { WebhookDeliveriesQuery } from './queries/webhook-deliveries.query';
+import { WebhookReactor } from './reactors/webhook.reactor';
+import { WebhookMappers } from './webhook-mappers';
+
+/**
+ * Webhooks (issue 5, DECISIONS.md section 6): other contexts register mappers in the exported
+ * `WebhookMappers`; the reactor turns stored events into deliveries; per-platform BullMQ
+ * workers deliver them (worker role); the delivery log and the sandbox test are HTTP.
+ */
+@Module({
+  imports: [PlatformsModule],
+  controllers: [WebhookDeliveriesController, SandboxWebhooksController],
+  providers: [
+    WebhookMappers,
+    { provide: DeliveryStore, inject: [PG_POOL], useFactory: (pool: Pool) => new DeliveryStore(pool) },
+    { provide: WebhookDeliveriesQuery, inject: [PG_POOL], useFactory: (pool: Pool) => new WebhookDeliveriesQuery(pool) },
+    {
+      provide: DeliveryQueues,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new DeliveryQueues(config.redisUrl, config.queuePrefix),
+    },
+    {
+      provide: WebhookHttpClient,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) =>
+        new WebhookHttpClient({ timeoutMs: config.webhooks.timeoutMs, refuseInternalAddresses: config.mode === 'production' }),
+    },
+    {
+      provide: WebhookDeliveryService,
+      inject: [DeliveryStore, PlatformConfigQuery, KEY_VAULT, WebhookHttpClient, APP_CONFIG],
+      useFactory: (store: DeliveryStore, configs: PlatformConfigQuery, vault: KeyVault, http: WebhookHttpClient, config: AppConfig) =>
+        new WebhookDeliveryService(store, configs, vault, http, config.webhooks),
+    },
+    {
+      provide: WebhookReactor,
+      inject: [WebhookMappers, DeliveryStore, DeliveryQueues, WebhookDeliveryService, APP_CONFIG],
+      useFactory: (mappers: WebhookMappers, store: DeliveryStore, queues: DeliveryQueues, deliveries: WebhookDeliveryService, config: AppConfig) =>
+        new WebhookReactor(mappers, store, queues, deliveries, config.webhooks),
+    },
+    {
+      provide: DeliveryWorkerPool,
+      inject: [APP_CONFIG, DeliveryQueues, WebhookDeliveryService, DeliveryStore],
+      useFactory: (config: AppConfig, queues: DeliveryQueues, deliveries: WebhookDeliveryService, store: DeliveryStore) =>
+        new DeliveryWorkerPool(config.redisUrl, queues, deliveries, store, config.webhooks),
+    },
+  ],
+  exports: [WebhookMappers],
+})
+export class WebhooksModule implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(QUEUE_SERVICE) private readonly queueService: QueueService,
+    private readonly mappers: WebhookMappers,
+    private readonly reactors: ReactorRegistry,
+    @Inject(DeliveryStore) private readonly store: DeliveryStore,
+    @Inject(DeliveryQueues) private readonly queues: DeliveryQueues,
+    @Inject(WebhookReactor) private readonly reactor: WebhookReactor,
+    @Inject(DeliveryWorkerPool) private readonly workers: DeliveryWorkerPool,
+    @Inject(WebhookHttpClient) private readonly http: WebhookHttpClient,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.store.ensureSchema();
+    this.mappers.register(testWebhookMapper);
+    this.reactors.register(this.reactor);
+    // Every role shows the per-platform delivery queues in GET /health, summed.
+    this.queueService.registerCounts('webhooks', async () => ({ ...(await this.queues.counts()).total }));
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.config.roles.has('worker')) await this.workers.start();
+  }
+
+  /** Before the infrastructure closes Redis and Postgres: in-flight deliveries get to finish. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.workers.stop();
+  }
+
+  /** After the projector stopped (it may still have been queuing deliveries until then). */
+  async onApplicationShutdown(): Promise<void> {
+    await this.queues.close();
+    this.http.close();
+  }
+}

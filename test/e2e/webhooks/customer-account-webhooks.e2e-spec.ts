@@ -1,0 +1,80 @@
+import { TestApp, eventually, startTestApp } from '../../support/test-app';
+import { WebhookReceiver } from '../../support/webhook-receiver';
+import { accountsByCurrency, createIndividual, createUsdExternalAccount, fund } from '../../support/customer-fixtures';
+
+/**
+ * The customers and accounts contexts' webhooks, delivered for real: signed with the key GET
+ * /config publishes, each carrying the resource exactly as its GET answered at that moment.
+ */
+describe('webhooks for customers, verifications, balances and payments', () => {
+  let testApp: TestApp;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    testApp = await startTestApp();
+    const config = await testApp.platform.api.get('/config').expect(200);
+    receiver = await WebhookReceiver.start({ publicKeyPem: config.body.webhookPublicKey });
+    await testApp.platform.api.patch('/config').send({ webhookEndpoint: receiver.url() }).expect(200);
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+    await receiver?.close();
+  });
+
+  const ofType = (type: string, id: string) =>
+    receiver.waitFor((entry) => entry.body.type === type && entry.body.data.id === id);
+
+  it('announces KYC status and verification results with the customer and verification views', async () => {
+    const customer = await createIndividual(testApp.platform.api, { fullName: 'Web Hook001' });
+    const kyc = await ofType('CUSTOMER.KYC_PENDING', customer.id);
+    expect(kyc.signatureValid).toBe(true);
+    expect(kyc.body.id).toMatch(/^Webhook:[0-9a-f-]{36}$/);
+    expect(Number.isNaN(Date.parse(kyc.body.timestamp))).toBe(false);
+    expect(kyc.body.data).toEqual(customer);
+
+    const verification = (await testApp.platform.api.post('/verifications').send({ customerId: customer.id }).expect(200)).body;
+    const resolve = await ofType('VERIFICATION.RESOLVE_ERRORS', verification.id);
+    expect(resolve.signatureValid).toBe(true);
+    expect(resolve.body.data).toEqual(verification);
+  });
+
+  it('announces funding, balance updates and a transfer-out through to completion', async () => {
+    const customer = await createIndividual(testApp.platform.api);
+    const { USD } = await accountsByCurrency(testApp.platform.api, customer.id);
+    const funded = await fund(testApp.platform.api, USD.id, 1_000);
+    const balance = await ofType('INTERNAL_ACCOUNT.BALANCE_UPDATED', USD.id);
+    expect(balance.body.data).toEqual(funded);
+    const incoming = await receiver.waitFor(
+      (entry) => entry.body.type === 'INCOMING_PAYMENT.COMPLETED' && entry.body.data.destination?.accountId === USD.id,
+    );
+    const fundingTransaction = (await testApp.platform.api.get(`/transactions/${incoming.body.data.id}`).expect(200)).body;
+    expect(incoming.body.data).toEqual(fundingTransaction);
+
+    const external = await createUsdExternalAccount(testApp.platform.api, customer.id);
+    const out = (
+      await testApp.platform.api
+        .post('/transfer-out')
+        .send({ source: { accountId: USD.id }, destination: { accountId: external.id }, amount: 400 })
+        .expect(201)
+    ).body;
+    const pending = await ofType('OUTGOING_PAYMENT.PENDING', out.id);
+    expect(pending.body.data).toEqual(out);
+    const completed = await ofType('OUTGOING_PAYMENT.COMPLETED', out.id);
+    const read = await eventually(async () => {
+      const response = await testApp.platform.api.get(`/transactions/${out.id}`).expect(200);
+      return response.body.status === 'COMPLETED' && response.body;
+    });
+    expect(completed.body.data).toEqual(read);
+    for (const entry of receiver.received) expect(entry.signatureValid).toBe(true);
+    expect(new Set(receiver.ids()).size).toBe(receiver.received.length);
+  });
+
+  it('never sends another platform\'s events to this endpoint', async () => {
+    const other = await testApp.createPlatform();
+    const stranger = await createIndividual(other.api, { fullName: 'Other Platform001' });
+    const mine = await createIndividual(testApp.platform.api, { fullName: 'Mine Again001' });
+    await ofType('CUSTOMER.KYC_PENDING', mine.id);
+    expect(receiver.received.some((entry) => entry.body.data?.id === stranger.id)).toBe(false);
+  });
+});
