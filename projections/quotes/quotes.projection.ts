@@ -31,21 +31,28 @@ export const quotesProjection: Projection = {
   handles: QUOTE_EVENT_TYPES,
   async apply(event, tx) {
     const data = event.data as { quoteId: string; platformId: string };
-    let state: QuoteState;
+    const table = tx.table('quotes');
+    const key = `${table}:${data.quoteId}`;
+    let previous: QuoteState;
+    const cached = recentStates.get(key);
     if (event.type === 'QuoteCreated') {
-      state = quoteDecider.evolve(quoteDecider.initialState(), event as unknown as QuoteEvent);
+      previous = quoteDecider.initialState();
+    } else if (cached && cached.revision === event.revision - 1) {
+      previous = cached.state;
     } else {
       const existing = await tx.query<{ state: QuoteState }>(
-        `SELECT state::json AS state FROM ${tx.table('quotes')} WHERE platform_id = $1 AND quote_id = $2`,
+        `SELECT state::json AS state FROM ${table} WHERE platform_id = $1 AND quote_id = $2`,
         [data.platformId, data.quoteId],
       );
       if (!existing.rows[0]) return;
-      state = quoteDecider.evolve(existing.rows[0].state, event as unknown as QuoteEvent);
+      previous = existing.rows[0].state;
     }
+    const state = quoteDecider.evolve(previous, event as unknown as QuoteEvent);
     if (state.status === 'none') return;
+    remember(key, event.revision, state);
     const view = quoteView(state);
     await tx.query(
-      `INSERT INTO ${tx.table('quotes')} (platform_id, quote_id, transaction_id, customer_id, status, state, view, created_at, updated_at)
+      `INSERT INTO ${table} (platform_id, quote_id, transaction_id, customer_id, status, state, view, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
        ON CONFLICT (platform_id, quote_id) DO UPDATE SET
          status = EXCLUDED.status, state = EXCLUDED.state, view = EXCLUDED.view, updated_at = EXCLUDED.updated_at`,
@@ -53,3 +60,18 @@ export const quotesProjection: Projection = {
     );
   },
 };
+
+/**
+ * The state each recently projected quote had after its stream revision `revision`. A quote's
+ * state is a pure fold of its stream, so the state after revision r - 1 is exactly the row's
+ * state whoever wrote it (another process, a rolled-back batch that is being retried): when the
+ * next event is revision r, the row need not be read back. Any gap falls back to the row.
+ */
+const recentStates = new Map<string, { revision: number; state: QuoteState }>();
+const RECENT_STATES_LIMIT = 20_000;
+
+function remember(key: string, revision: number, state: QuoteState): void {
+  recentStates.delete(key);
+  recentStates.set(key, { revision, state });
+  if (recentStates.size > RECENT_STATES_LIMIT) recentStates.delete(recentStates.keys().next().value!);
+}

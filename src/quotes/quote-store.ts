@@ -17,6 +17,8 @@ export interface LoadedQuote {
 export interface DecidedQuote {
   state: ExistingQuote;
   events: QuoteEvent[];
+  /** The stream's revision after this decision (unchanged when nothing was appended). */
+  revision: number | 'no_stream';
 }
 
 const MAX_ATTEMPTS = 20;
@@ -60,11 +62,11 @@ export class QuoteStore {
     let next = state;
     for (const event of decided) next = quoteDecider.evolve(next, event);
     if (next.status === 'none') throw quoteNotFound();
-    if (decided.length === 0) return { state: next, events: [] };
+    if (decided.length === 0) return { state: next, events: [], revision };
     // Fresh event ids: the expected revision is what makes one writer win. Ids derived from the
     // revision would let a losing writer's identical-looking append pass as a retry of the winner's.
-    await this.events.append(streamNameFor(next.quoteId), decided, revision);
-    return { state: next, events: decided };
+    const appended = await this.events.append(streamNameFor(next.quoteId), decided, revision);
+    return { state: next, events: decided, revision: appended.nextExpectedRevision };
   }
 
   /**
@@ -75,9 +77,11 @@ export class QuoteStore {
     platformId: string | null,
     quoteId: string,
     command: QuoteCommand | ((state: ExistingQuote) => QuoteCommand),
+    preloaded?: LoadedQuote,
   ): Promise<DecidedQuote & { recorded: RecordedEvent[] }> {
     for (let attempt = 1; ; attempt++) {
-      const loaded = platformId ? await this.loadFor(platformId, quoteId) : await this.load(quoteId);
+      const fresh = attempt === 1 && preloaded ? preloaded : null;
+      const loaded = fresh ?? (platformId ? await this.loadFor(platformId, quoteId) : await this.load(quoteId));
       if (loaded.state.status === 'none') throw quoteNotFound();
       const state = loaded.state;
       const concrete = typeof command === 'function' ? command(state) : command;

@@ -1,11 +1,14 @@
 import { Pool } from 'pg';
-import { Position, RecordedEvent, START_POSITION, comparePositions } from '../event-store/event-store.port';
+import { Position, RecordedEvent, START_POSITION, comparePositions, positionToString } from '../event-store/event-store.port';
 import { EventStoreService } from '../event-store/event-store.service';
 import { logger } from '../logger';
 import { runWithContext } from '../request-context';
 import { CHECKPOINT_DDL, readCheckpoints, writeCheckpoint } from './checkpoints';
 import { Projection, Reactor, projectionTransaction } from './projection';
 import { createProjectionTables, rebuildProjection } from './projection-rebuild';
+
+/** How often a reactor whose batches it does not handle still moves its checkpoint. */
+const REACTOR_IDLE_CHECKPOINT_MS = 1000;
 
 export interface ProjectionRunnerOptions {
   batchSize?: number;
@@ -33,6 +36,7 @@ export class ProjectionRunner {
   private waiters: Waiter[] = [];
   private wakeListeners = new Set<() => void>();
   private unsubscribe: (() => void) | null = null;
+  private readonly reactorReads = new Map<string, Promise<RecordedEvent[]>>();
 
   constructor(
     private readonly pool: Pool,
@@ -225,14 +229,38 @@ export class ProjectionRunner {
     }
   }
 
+  /**
+   * Reactor loops wake together on every append and mostly read from the same position: a read
+   * already in flight for that position is shared instead of sending another identical query
+   * (one per reactor per append otherwise). Only in-flight reads are shared, so nobody gets a
+   * stale answer: a loop that asks after a read finished sends its own.
+   */
+  private sharedReadAll(from: Position, limit: number): Promise<RecordedEvent[]> {
+    const key = `${positionToString(from)}:${limit}`;
+    let read = this.reactorReads.get(key);
+    if (!read) {
+      read = this.events.store.readAll({ from, limit }).finally(() => this.reactorReads.delete(key));
+      this.reactorReads.set(key, read);
+    }
+    return read;
+  }
+
   private async runReactorLoop(reactor: Reactor): Promise<void> {
     const types = new Set(reactor.handles);
     const initial = await readCheckpoints(this.pool, [reactor.name]);
     let from = initial.get(reactor.name)?.position ?? START_POSITION;
     let failures = 0;
+    let checkpointedAt = 0;
+    // A batch the reactor does not handle moves its checkpoint only now and then: re-reading a
+    // few skipped events after a restart costs nothing, a checkpoint write per append does.
+    const checkpoint = async (applied: number) => {
+      if (applied === 0 && Date.now() - checkpointedAt < REACTOR_IDLE_CHECKPOINT_MS) return;
+      await writeCheckpoint(this.pool, reactor.name, 'reactor', 1, from, applied);
+      checkpointedAt = Date.now();
+    };
     while (this.running) {
       try {
-        const batch = await this.events.store.readAll({ from, limit: Math.min(this.batchSize, 200) });
+        const batch = await this.sharedReadAll(from, Math.min(this.batchSize, 200));
         if (batch.length === 0) {
           await this.idle(this.nextDelay(from));
           continue;
@@ -243,7 +271,7 @@ export class ProjectionRunner {
           if (handled.length > 0) await runWithContext(reactorContext(reactor, handled[handled.length - 1]), () => reactor.reactBatch!(handled));
           applied = handled.length;
           from = batch[batch.length - 1].position;
-          await writeCheckpoint(this.pool, reactor.name, 'reactor', 1, from, applied);
+          await checkpoint(applied);
           failures = 0;
           continue;
         }
@@ -266,7 +294,7 @@ export class ProjectionRunner {
           // Checkpoint as we go so a failure mid-batch re-runs only the failed event onwards.
           from = event.position;
         }
-        await writeCheckpoint(this.pool, reactor.name, 'reactor', 1, from, applied);
+        await checkpoint(applied);
         failures = 0;
       } catch (error) {
         failures++;

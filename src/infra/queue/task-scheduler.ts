@@ -57,6 +57,15 @@ export class TaskScheduler {
     });
   }
 
+  /**
+   * Drops a scheduled task that no longer applies (e.g. the expiry of a quote already executed),
+   * so it costs nothing when it would have fired. Best effort: a task already running, or one
+   * cancelled too late, still runs and must no-op as every handler does.
+   */
+  async cancel(taskName: string, key: string): Promise<void> {
+    await this.queues.queue(TASK_QUEUE).remove(jobIdFor(taskName, key)).catch(() => 0);
+  }
+
   /** Starts the worker where this process runs the worker role (after every module registered). */
   start(): void {
     if (this.started) return;

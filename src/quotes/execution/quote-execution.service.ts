@@ -50,16 +50,16 @@ export class QuoteExecutionService {
   private async executeSteps(platformId: string, quoteId: string, options: ExecuteOptions): Promise<QuoteView> {
     const loaded = await this.store.loadFor(platformId, quoteId);
     await this.checkWalletSignature(platformId, loaded.state, options.signatureHeader);
-    const requested = await this.store.handle(platformId, quoteId, (state) => ({
-      type: 'RequestExecution',
-      holdId: holdIdFor(quoteId, state.attempts + 1),
-      scaFactor: options.scaFactor,
-      now: new Date().toISOString(),
-    }));
+    const requested = await this.store.handle(
+      platformId,
+      quoteId,
+      (state) => ({ type: 'RequestExecution', holdId: holdIdFor(quoteId, state.attempts + 1), scaFactor: options.scaFactor, now: new Date().toISOString() }),
+      loaded,
+    );
     if (requested.state.status === 'EXPIRED') throw quoteExpiredConflict(requested.state);
     if (requested.state.status !== 'EXECUTING') throw new DomainError('CONFLICT', 'The quote is not executable');
     const attempt = requested.state.execution.attempt;
-    const outcome = await this.advance(quoteId, attempt);
+    const outcome = await this.advance(quoteId, attempt, { state: requested.state, revision: requested.revision });
     if (outcome.asLeftByAttempt) return quoteView(outcome.asLeftByAttempt);
     throw await this.rejection(outcome.state, outcome.refusal);
   }
@@ -69,10 +69,15 @@ export class QuoteExecutionService {
    * Idempotent: whatever another process already recorded is the outcome. `attempt` (when given)
    * is the attempt the caller drives; the answer then carries the quote as that attempt left it.
    */
-  async advance(quoteId: string, attempt?: number): Promise<{ state: ExistingQuote; refusal: DomainError | null; asLeftByAttempt?: ExistingQuote }> {
+  async advance(
+    quoteId: string,
+    attempt?: number,
+    known?: { state: ExistingQuote; revision: number | 'no_stream' },
+  ): Promise<{ state: ExistingQuote; refusal: DomainError | null; asLeftByAttempt?: ExistingQuote }> {
     let refusal: DomainError | null = null;
     for (let round = 1; round <= MAX_STEP_ATTEMPTS; round++) {
-      const { state, revision, recorded } = await this.store.load(quoteId);
+      // The caller's own append is the first state to work from; after a conflict, the stream.
+      const { state, revision, recorded } = round === 1 && known ? { ...known, recorded: [] } : await this.store.load(quoteId);
       if (state.status === 'none') throw new DomainError('QUOTE_NOT_FOUND', 'Quote not found');
       if (state.status === 'PENDING' && state.lastRejection) {
         await this.voidRejectedHold(state, state.lastRejection.holdId);

@@ -32,8 +32,8 @@ export class QuoteSettlementService {
   ) {}
 
   /** The quote's settlement steps with the configured sandbox delays. */
-  schedule(state: ExistingQuote): TimedSettlementStep[] {
-    return settlementSchedule(quoteScenarioByName(state.funding.scenario as QuoteScenarioName, state.funding.scenarioSuffix), this.config.sandbox);
+  scheduleFor(funding: ExistingQuote['funding']): TimedSettlementStep[] {
+    return settlementSchedule(quoteScenarioByName(funding.scenario as QuoteScenarioName, funding.scenarioSuffix), this.config.sandbox);
   }
 
   /** The expiry task: a PENDING quote past `expiresAt` becomes EXPIRED; anything else is left alone. */
@@ -52,7 +52,7 @@ export class QuoteSettlementService {
         if (state.stepsApplied > step) return;
         throw new NotDueYetError(`Quote ${quoteId} is at settlement step ${state.stepsApplied}, not ${step}`);
       }
-      const planned = this.schedule(state)[step];
+      const planned = this.scheduleFor(state.funding)[step];
       if (!planned) return;
       await this.moveFunds(state, planned);
       try {
