@@ -194,7 +194,7 @@ function countQueries(): Map<string, number> {
   const original = pg.Client.prototype.query;
   pg.Client.prototype.query = function (this: unknown, config: any, ...rest: unknown[]) {
     const text = typeof config === 'string' ? config : config?.text ?? config?.name ?? '?';
-    const key = String(text).replace(/\s+/g, ' ').slice(0, 90);
+    const key = String(text).replace(/\s+/g, ' ').replace(/^SELECT e\.global_position.*? FROM events e/, '[events]').slice(0, 90);
     counts.set(key, (counts.get(key) ?? 0) + 1);
     return original.call(this, config, ...rest);
   };
@@ -212,7 +212,9 @@ async function runService(): Promise<void> {
   const loadAtStart = loadavg()[0].toFixed(1);
   const root = mkdtempSync(join(tmpdir(), 'bench-quotes-'));
   chmodSync(root, 0o755);
-  const postgres = await startEmbeddedPostgres({ dataDir: join(root, 'postgres'), persistent: false, settings: { max_connections: 200 } });
+  // BENCH_UNSAFE_NO_FSYNC=1 (diagnosis only, never recorded): how much of a flow is waiting for the disk.
+  const unsafe: Record<string, string> = process.env.BENCH_UNSAFE_NO_FSYNC === '1' ? { fsync: 'off', synchronous_commit: 'off' } : {};
+  const postgres = await startEmbeddedPostgres({ dataDir: join(root, 'postgres'), persistent: false, settings: { max_connections: 200, ...unsafe } });
   const redis = await startLocalRedis({ dataDir: join(root, 'redis'), persistent: true });
   let client: ChildProcess | null = null;
   const lines: string[] = [];
@@ -274,7 +276,7 @@ async function runService(): Promise<void> {
     await postgres.stop();
     rmSync(root, { recursive: true, force: true });
   }
-  if (process.argv.includes('--record')) {
+  if (process.argv.includes('--record') && !process.env.BENCH_UNSAFE_NO_FSYNC) {
     const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`;
     appendFileSync(join(__dirname, 'RESULTS.md'), `\n## Quote flows (bench/quotes-flow.ts), ${new Date().toISOString().slice(0, 10)}, ${machine}\n\n${lines.join('\n')}\n`);
   }

@@ -1,13 +1,34 @@
 import { Projection } from '../../src/infra/projections/projection';
-import { QuoteState, quoteDecider } from '../../src/quotes/domain/quote/quote.decider';
-import { QUOTE_EVENT_TYPES, QuoteEvent } from '../../src/quotes/domain/quote/quote.events';
+import { QuoteEvent } from '../../src/quotes/domain/quote/quote.events';
+import { quoteDecider } from '../../src/quotes/domain/quote/quote.decider';
 import { quoteView } from '../../src/quotes/queries/quote.view';
 
 /**
- * `quotes`: one row per quote. `state` is the decider's folded state (the next event evolves it),
- * `view` the GET body computed from it with the same function the API uses; the other columns are
- * copied from the view for filters and ordering. Everything derives from the events.
+ * `quotes`: one row per quote. Everything a quote shows is fixed at creation except its status,
+ * so `view` holds the GET body as `QuoteCreated` made it (computed with the same quoteView the
+ * API uses) and `status` the current status; the query puts the two together. Each later event
+ * is then one UPDATE with no read back, which keeps the projector (and so every read-your-writes
+ * answer) fast. Execute attempts that change no status are not projected.
+ *
+ * A field that changes after creation (the SCA challenge of a PENDING_AUTHORIZATION quote) needs
+ * a column of its own here, or a state column folded per event.
  */
+const STATUS_BY_EVENT: Readonly<Record<string, string>> = {
+  QuoteFundsHeld: 'PROCESSING',
+  QuoteFunded: 'PROCESSING',
+  QuoteCompleted: 'COMPLETED',
+  QuoteFailed: 'FAILED',
+  QuoteExpired: 'EXPIRED',
+};
+
+const TIME_FIELD: Readonly<Record<string, string>> = {
+  QuoteFundsHeld: 'heldAt',
+  QuoteFunded: 'fundedAt',
+  QuoteCompleted: 'completedAt',
+  QuoteFailed: 'failedAt',
+  QuoteExpired: 'expiredAt',
+};
+
 export const quotesProjection: Projection = {
   name: 'quotes',
   version: 1,
@@ -19,7 +40,6 @@ export const quotesProjection: Projection = {
        transaction_id text NOT NULL,
        customer_id text,
        status text NOT NULL,
-       state text NOT NULL,
        view text NOT NULL,
        created_at timestamptz NOT NULL,
        updated_at timestamptz NOT NULL,
@@ -28,50 +48,25 @@ export const quotesProjection: Projection = {
     `CREATE INDEX ON ${t('quotes')} (platform_id, created_at DESC, quote_id DESC)`,
     `CREATE INDEX ON ${t('quotes')} (platform_id, customer_id, created_at DESC)`,
   ],
-  handles: QUOTE_EVENT_TYPES,
+  handles: ['QuoteCreated', ...Object.keys(STATUS_BY_EVENT)],
   async apply(event, tx) {
-    const data = event.data as { quoteId: string; platformId: string };
-    const table = tx.table('quotes');
-    const key = `${table}:${data.quoteId}`;
-    let previous: QuoteState;
-    const cached = recentStates.get(key);
+    const data = event.data as Record<string, unknown> & { quoteId: string; platformId: string };
     if (event.type === 'QuoteCreated') {
-      previous = quoteDecider.initialState();
-    } else if (cached && cached.revision === event.revision - 1) {
-      previous = cached.state;
-    } else {
-      const existing = await tx.query<{ state: QuoteState }>(
-        `SELECT state::json AS state FROM ${table} WHERE platform_id = $1 AND quote_id = $2`,
-        [data.platformId, data.quoteId],
+      const state = quoteDecider.evolve(quoteDecider.initialState(), event as unknown as QuoteEvent);
+      if (state.status === 'none') return;
+      const view = quoteView(state);
+      await tx.query(
+        `INSERT INTO ${tx.table('quotes')} (platform_id, quote_id, transaction_id, customer_id, status, view, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $7) ON CONFLICT (platform_id, quote_id) DO NOTHING`,
+        [state.platformId, state.quoteId, state.transactionId, state.customerId, view.status, JSON.stringify(view), state.createdAt],
       );
-      if (!existing.rows[0]) return;
-      previous = existing.rows[0].state;
+      return;
     }
-    const state = quoteDecider.evolve(previous, event as unknown as QuoteEvent);
-    if (state.status === 'none') return;
-    remember(key, event.revision, state);
-    const view = quoteView(state);
-    await tx.query(
-      `INSERT INTO ${table} (platform_id, quote_id, transaction_id, customer_id, status, state, view, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-       ON CONFLICT (platform_id, quote_id) DO UPDATE SET
-         status = EXCLUDED.status, state = EXCLUDED.state, view = EXCLUDED.view, updated_at = EXCLUDED.updated_at`,
-      [data.platformId, state.quoteId, state.transactionId, state.customerId, view.status, JSON.stringify(state), JSON.stringify(view), state.createdAt, state.updatedAt],
-    );
+    await tx.query(`UPDATE ${tx.table('quotes')} SET status = $3, updated_at = $4 WHERE platform_id = $1 AND quote_id = $2`, [
+      data.platformId,
+      data.quoteId,
+      STATUS_BY_EVENT[event.type],
+      data[TIME_FIELD[event.type]],
+    ]);
   },
 };
-
-/**
- * The state each recently projected quote had after its stream revision `revision`. A quote's
- * state is a pure fold of its stream, so the state after revision r - 1 is exactly the row's
- * state whoever wrote it (another process, a rolled-back batch that is being retried): when the
- * next event is revision r, the row need not be read back. Any gap falls back to the row.
- */
-const recentStates = new Map<string, { revision: number; state: QuoteState }>();
-const RECENT_STATES_LIMIT = 20_000;
-
-function remember(key: string, revision: number, state: QuoteState): void {
-  recentStates.delete(key);
-  recentStates.set(key, { revision, state });
-  if (recentStates.size > RECENT_STATES_LIMIT) recentStates.delete(recentStates.keys().next().value!);
-}

@@ -17,7 +17,7 @@ import { QuotesController } from './http/quotes.controller';
 import { SandboxSendController } from './http/sandbox-send.controller';
 import { QuotesQuery } from './queries/quotes.query';
 import { QuoteStore } from './quote-store';
-import { QUOTE_WEBHOOK_EVENT_TYPES, quoteWebhooks } from './quote-webhooks';
+import { QuoteWebhookMapper } from './quote-webhooks';
 import { EXPIRE_QUOTE_TASK, RESUME_EXECUTION_TASK, SETTLE_QUOTE_TASK, quoteProcessReactor } from './reactors/quote-process.reactor';
 import { QuoteSettlementService } from './settlement/quote-settlement.service';
 
@@ -67,9 +67,6 @@ export class QuotesModule implements OnModuleInit {
       await this.execution.advance(payload.subjectId);
     });
     // OUTGOING_PAYMENT.<STATUS> with the quote's transaction as GET showed it right after the event.
-    this.webhookMappers.register({
-      eventTypes: QUOTE_WEBHOOK_EVENT_TYPES,
-      toWebhooks: async (event) => quoteWebhooks(event, await readStreamUpTo(this.events, event)),
-    });
+    this.webhookMappers.register(new QuoteWebhookMapper((event) => readStreamUpTo(this.events, event)));
   }
 }

@@ -187,12 +187,27 @@ export class AccountsLedger {
   ): Promise<LedgerStepResult> {
     const stream = this.streamFor(accountId);
     return this.withLock(stream, async () => {
+      // First try on the cached state without reading the stream: the append expects the cached
+      // revision, so a write by another process shows up as a conflict, and then the stream is
+      // read. A refusal or a no-op decided on the cache is checked against the stream first.
+      let optimistic = true;
       for (let attempt = 1; ; attempt++) {
-        const { state, revision } = await this.load(stream);
+        const cached = optimistic ? this.cache.get(stream) : undefined;
+        optimistic = false;
+        const { state, revision } = cached && cached.revision !== 'no_stream' ? cached : await this.load(stream);
         if (state.status === 'open' && state.platformId !== platformId) throw accountNotFound();
         if (state.status === 'none' && !options.allowNew) throw accountNotFound();
-        const decided = internalAccountDecider.decide(command, state);
-        if (decided.length === 0) return { ...snapshotOf(state as OpenAccount), applied: false };
+        let decided: InternalAccountEvent[];
+        try {
+          decided = internalAccountDecider.decide(command, state);
+        } catch (error) {
+          if (cached) continue;
+          throw error;
+        }
+        if (decided.length === 0) {
+          if (cached) continue;
+          return { ...snapshotOf(state as OpenAccount), applied: false };
+        }
         const withIds = decided.map((event) => ({ ...event, id: eventIdFor(accountId, event) }));
         try {
           const appended = await this.events.append(stream, withIds, revision);

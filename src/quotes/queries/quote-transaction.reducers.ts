@@ -47,8 +47,13 @@ function update(current: TransactionRow | null, changes: Partial<TransactionView
   return current ? { view: { ...current.view, ...changes }, visible: true } : null;
 }
 
+/** Every event type of a quote stream has a reducer (the read model then sees the whole stream). */
+const unchanged: TransactionViewReducer = (current) => current;
+
 export const QUOTE_TRANSACTION_REDUCERS: Record<string, TransactionViewReducer> = {
   QuoteCreated: (_current, event) => ({ view: created(event.data as Data<'QuoteCreated'>), visible: true }),
+  QuoteExecutionRequested: unchanged,
+  QuoteExecutionRejected: unchanged,
   QuoteFundsHeld: (current, event) => update(current, { status: 'PROCESSING', updatedAt: (event.data as Data<'QuoteFundsHeld'>).heldAt }),
   QuoteFunded: (current, event) => update(current, { status: 'PROCESSING', updatedAt: (event.data as Data<'QuoteFunded'>).fundedAt }),
   QuoteExpired: (current, event) => update(current, { status: 'EXPIRED', updatedAt: (event.data as Data<'QuoteExpired'>).expiredAt }),
