@@ -153,6 +153,18 @@ export class AccountsLedger {
     });
   }
 
+  /**
+   * The balances this process last knew for the account, without reading the stream when it has
+   * them (they may miss another process's latest movement): for checks that a later ledger step
+   * enforces anyway, such as refusing a quote from an obviously short account. Falls back to
+   * `snapshot`.
+   */
+  async recentSnapshot(input: { platformId: string; accountId: string }): Promise<LedgerAccountSnapshot> {
+    const cached = this.cache.get(this.streamFor(input.accountId));
+    if (cached && cached.state.status === 'open' && cached.state.platformId === input.platformId) return snapshotOf(cached.state);
+    return this.snapshot(input);
+  }
+
   /** The account's balances read from its stream (authoritative, unlike the read model). */
   async snapshot(input: { platformId: string; accountId: string }): Promise<LedgerAccountSnapshot> {
     const stream = this.streamFor(input.accountId);

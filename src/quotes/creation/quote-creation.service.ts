@@ -83,11 +83,14 @@ export class QuoteCreationService {
     });
     assertWithinLimits(platform, source.sendingCurrency, priced.totalSendingAmount);
     if (source.account && source.account.available < priced.totalSendingAmount) {
-      throw new DomainError('INSUFFICIENT_FUNDS', 'The account balance is too low for this quote', {
-        accountId: source.account.accountId,
-        available: source.account.available,
-        requested: priced.totalSendingAmount,
-      });
+      const current = await this.ledger.snapshot({ platformId, accountId: source.account.accountId });
+      if (current.available < priced.totalSendingAmount) {
+        throw new DomainError('INSUFFICIENT_FUNDS', 'The account balance is too low for this quote', {
+          accountId: current.accountId,
+          available: current.available,
+          requested: priced.totalSendingAmount,
+        });
+      }
     }
 
     const quoteId = newId('Quote');
@@ -143,7 +146,9 @@ export class QuoteCreationService {
       if (source.method.cryptoNetwork) shown.cryptoNetwork = source.method.cryptoNetwork;
       return { source: shown, sendingCurrency: source.currency, account: null, fundingRails: source.method.rails, customerId: source.customerId };
     }
-    const account = await this.ledger.snapshot({ platformId, accountId: source.accountId }).catch((error) => {
+    // The balance is checked again by the hold at execute: a recent one is enough here, and a
+    // shortfall it shows is confirmed on the stream before the quote is refused.
+    const account = await this.ledger.recentSnapshot({ platformId, accountId: source.accountId }).catch((error) => {
       throw notFoundAs(error, 'NOT_FOUND', 'Source internal account not found');
     });
     let customerId = account.customerId;

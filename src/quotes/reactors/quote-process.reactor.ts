@@ -32,8 +32,8 @@ type Settling = Pick<ExistingQuote, 'funding' | 'expiresAt'>;
  *   after recording it (hold, then record the hold or the refusal);
  * - `QuoteExecutionRejected`: void the attempt's hold id (a late hold is refused or given back),
  *   and check expiry again (the quote is PENDING once more, maybe past `expiresAt`);
- * - `QuoteFundsHeld`, `QuoteFunded`: the first settlement step after its sandbox delay, and the
- *   expiry task dropped (a PROCESSING quote never expires);
+ * - `QuoteFundsHeld`, `QuoteFunded`: the first settlement step after its sandbox delay; the
+ *   expiry task (a PROCESSING quote never expires) and the resume task are dropped;
  * - `QuoteCompleted`: the next step, when the scenario has one (the return of suffix 005).
  * It works a read batch at a time: a resume task is not needed when the same batch already holds
  * the attempt's outcome, nor an expiry for a quote the batch shows executed. Scenarios come from
@@ -71,9 +71,11 @@ export function quoteProcessReactor(
 
   const reactBatch = async (events: RecordedEvent[]): Promise<void> => {
     const outcomes = new Set<string>();
+    const requested = new Set<string>();
     const executed = new Set<string>();
     for (const event of events) {
       const data = event.data as Ref & { attempt?: number };
+      if (event.type === 'QuoteExecutionRequested') requested.add(`${data.quoteId}:${data.attempt}`);
       if (event.type === 'QuoteFundsHeld' || event.type === 'QuoteExecutionRejected') outcomes.add(`${data.quoteId}:${data.attempt}`);
       if (event.type === 'QuoteFundsHeld' || event.type === 'QuoteFunded') executed.add(data.quoteId);
       if (event.type === 'QuoteCreated') rememberQuote(data.quoteId, event.data as QuoteCreated['data']);
@@ -95,6 +97,7 @@ export function quoteProcessReactor(
         }
         case 'QuoteExecutionRejected': {
           const data = event.data as QuoteExecutionRejected['data'];
+          if (!requested.has(`${data.quoteId}:${data.attempt}`)) effects.push(tasks.cancel(RESUME_EXECUTION_TASK, `${data.quoteId}:resume:${data.attempt}`));
           const { state } = await store.load(data.quoteId);
           if (state.status === 'none') break;
           await execution.voidRejectedHold(state, data.holdId);
@@ -109,6 +112,11 @@ export function quoteProcessReactor(
           const quote = await quoteFor(data.quoteId);
           if (!quote) break;
           if (step === 0) effects.push(tasks.cancel(EXPIRE_QUOTE_TASK, `${data.quoteId}:expire`));
+          // The outcome of an execute whose request came in an earlier batch: its resume task is moot.
+          const attempt = (event.data as { attempt?: number }).attempt;
+          if (event.type === 'QuoteFundsHeld' && !requested.has(`${data.quoteId}:${attempt}`)) {
+            effects.push(tasks.cancel(RESUME_EXECUTION_TASK, `${data.quoteId}:resume:${attempt}`));
+          }
           const next = settlement.scheduleFor(quote.funding)[step];
           if (next) effects.push(schedule(SETTLE_QUOTE_TASK, event, `settle:${step}`, next.delayMs, { step }));
           break;
