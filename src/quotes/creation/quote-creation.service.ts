@@ -62,11 +62,13 @@ export class QuoteCreationService {
 
   async create(platformId: string, request: QuoteRequest): Promise<QuoteView> {
     const createdAt = new Date().toISOString();
-    const platform = await this.platformConfig.findRaw(platformId);
+    // Independent lookups run together; their refusals still come out in one fixed order.
+    const [platform, source] = await inOrder(this.platformConfig.findRaw(platformId), this.resolveSource(platformId, request));
     if (!platform) throw new DomainError('NOT_FOUND', 'Platform not found');
-    const source = await this.resolveSource(platformId, request);
-    const customer = source.customerId ? await this.approvedCustomer(platformId, source.customerId) : null;
-    const destination = await this.resolveDestination(platformId, request, source);
+    const [customer, destination] = await inOrder(
+      source.customerId ? this.approvedCustomer(platformId, source.customerId) : Promise.resolve(null),
+      this.resolveDestination(platformId, request, source),
+    );
     if (destination.internalAccountId !== null && destination.internalAccountId === source.account?.accountId) {
       throw new DomainError('SELF_PAYMENT', 'The source and the destination are the same account');
     }
@@ -231,6 +233,14 @@ export class QuoteCreationService {
     }
     return customer;
   }
+}
+
+/** Both results, or the first one's failure before the second's (whichever settled first). */
+async function inOrder<A, B>(first: Promise<A>, second: Promise<B>): Promise<[A, B]> {
+  const [a, b] = await Promise.allSettled([first, second]);
+  if (a.status === 'rejected') throw a.reason;
+  if (b.status === 'rejected') throw b.reason;
+  return [a.value, b.value];
 }
 
 function railOrThrow(choice: ReturnType<typeof selectRail>): PaymentRail {

@@ -58,15 +58,15 @@ export function quoteProcessReactor(
     rememberQuote(quoteId, state);
     return state;
   };
-  const schedule = (task: string, event: RecordedEvent, key: string, delayMs: number, extra: Record<string, unknown> = {}) => {
+  type Scheduled = Parameters<TaskScheduler['scheduleMany']>[0][number];
+  const task = (taskName: string, event: RecordedEvent, key: string, delayMs: number, extra: Record<string, unknown> = {}): Scheduled => {
     const data = event.data as Ref;
-    return tasks.schedule(task, `${data.quoteId}:${key}`, Math.max(0, delayMs), {
-      subjectId: data.quoteId,
-      platformId: data.platformId,
-      correlationId: event.metadata.correlationId,
-      causationId: event.id,
-      ...extra,
-    });
+    return {
+      taskName,
+      key: `${data.quoteId}:${key}`,
+      delayMs: Math.max(0, delayMs),
+      payload: { subjectId: data.quoteId, platformId: data.platformId, correlationId: event.metadata.correlationId, causationId: event.id, ...extra },
+    };
   };
 
   const reactBatch = async (events: RecordedEvent[]): Promise<void> => {
@@ -80,19 +80,20 @@ export function quoteProcessReactor(
       if (event.type === 'QuoteFundsHeld' || event.type === 'QuoteFunded') executed.add(data.quoteId);
       if (event.type === 'QuoteCreated') rememberQuote(data.quoteId, event.data as QuoteCreated['data']);
     }
+    const scheduled: Scheduled[] = [];
     const effects: Array<Promise<unknown>> = [];
     for (const event of events) {
       switch (event.type) {
         case 'QuoteCreated': {
           const data = event.data as QuoteCreated['data'];
-          if (!executed.has(data.quoteId)) effects.push(schedule(EXPIRE_QUOTE_TASK, event, 'expire', Date.parse(data.expiresAt) - Date.now()));
+          if (!executed.has(data.quoteId)) scheduled.push(task(EXPIRE_QUOTE_TASK, event, 'expire', Date.parse(data.expiresAt) - Date.now()));
           break;
         }
         case 'QuoteExecutionRequested': {
           const data = event.data as QuoteExecutionRequested['data'];
           if (outcomes.has(`${data.quoteId}:${data.attempt}`)) break;
           const delayMs = Date.parse(data.requestedAt) + RESUME_EXECUTION_AFTER_MS - Date.now();
-          effects.push(schedule(RESUME_EXECUTION_TASK, event, `resume:${data.attempt}`, delayMs));
+          scheduled.push(task(RESUME_EXECUTION_TASK, event, `resume:${data.attempt}`, delayMs));
           break;
         }
         case 'QuoteExecutionRejected': {
@@ -101,7 +102,7 @@ export function quoteProcessReactor(
           const { state } = await store.load(data.quoteId);
           if (state.status === 'none') break;
           await execution.voidRejectedHold(state, data.holdId);
-          effects.push(schedule(EXPIRE_QUOTE_TASK, event, `expire:after-attempt:${data.attempt}`, Date.parse(state.expiresAt) - Date.now()));
+          scheduled.push(task(EXPIRE_QUOTE_TASK, event, `expire:after-attempt:${data.attempt}`, Date.parse(state.expiresAt) - Date.now()));
           break;
         }
         case 'QuoteFundsHeld':
@@ -118,12 +119,12 @@ export function quoteProcessReactor(
             effects.push(tasks.cancel(RESUME_EXECUTION_TASK, `${data.quoteId}:resume:${attempt}`));
           }
           const next = settlement.scheduleFor(quote.funding)[step];
-          if (next) effects.push(schedule(SETTLE_QUOTE_TASK, event, `settle:${step}`, next.delayMs, { step }));
+          if (next) scheduled.push(task(SETTLE_QUOTE_TASK, event, `settle:${step}`, next.delayMs, { step }));
           break;
         }
       }
     }
-    await Promise.all(effects);
+    await Promise.all([tasks.scheduleMany(scheduled), ...effects]);
   };
 
   return {
