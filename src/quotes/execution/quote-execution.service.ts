@@ -48,7 +48,7 @@ export class QuoteExecutionService {
   }
 
   private async executeSteps(platformId: string, quoteId: string, options: ExecuteOptions): Promise<QuoteView> {
-    const loaded = await this.store.loadFor(platformId, quoteId);
+    const loaded = await this.store.loadRecentFor(platformId, quoteId);
     await this.checkWalletSignature(platformId, loaded.state, options.signatureHeader);
     const requested = await this.store.handle(
       platformId,

@@ -39,14 +39,19 @@ export class QuoteSettlementService {
   /** The expiry task: a PENDING quote past `expiresAt` becomes EXPIRED; anything else is left alone. */
   async expire(quoteId: string): Promise<void> {
     const now = new Date().toISOString();
-    const { state } = await this.store.handle(null, quoteId, { type: 'Expire', now });
+    const { state } = await this.store.handle(null, quoteId, { type: 'Expire', now }, await this.store.loadRecent(quoteId));
     if (state.status === 'PENDING' && !isExpiredAt(state, now)) throw new NotDueYetError(`Quote ${quoteId} expires at ${state.expiresAt}`);
   }
 
   /** Settlement step `step` of a PROCESSING (or, for a return, COMPLETED) quote. */
   async settle(quoteId: string, step: number): Promise<void> {
     for (let round = 1; round <= MAX_STEP_ATTEMPTS; round++) {
-      const { state, revision } = await this.store.load(quoteId);
+      // What this process remembers of the quote first (it usually recorded the funds held
+      // itself); anything but the expected step is checked against the stream.
+      const loaded = round === 1 ? await this.store.loadRecent(quoteId) : await this.store.load(quoteId);
+      const { state, revision } = loaded;
+      const due = (state.status === 'PROCESSING' || state.status === 'COMPLETED') && state.stepsApplied === step;
+      if (!due && loaded.fromMemory) continue;
       if (state.status !== 'PROCESSING' && state.status !== 'COMPLETED') return;
       if (state.stepsApplied !== step) {
         if (state.stepsApplied > step) return;
