@@ -17,7 +17,7 @@ import 'reflect-metadata';
 
 // Request logs would cost more than the requests: warnings only, in this process and the client.
 process.env.LOG_LEVEL ??= 'warn';
-import { ChildProcess, fork } from 'node:child_process';
+import { ChildProcess, fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -28,6 +28,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 48);
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 64);
 const RATES = (process.env.BENCH_RATES ?? '100,300').split(',').map(Number);
+/** BENCH_TOPOLOGY=split: the api role here, the projector and worker roles in another process. */
+const SPLIT = process.env.BENCH_TOPOLOGY === 'split';
 
 interface ClientSetup {
   baseUrl: string;
@@ -217,16 +219,21 @@ async function runService(): Promise<void> {
   const postgres = await startEmbeddedPostgres({ dataDir: join(root, 'postgres'), persistent: false, settings: { max_connections: 200, ...unsafe } });
   const redis = await startLocalRedis({ dataDir: join(root, 'redis'), persistent: true });
   let client: ChildProcess | null = null;
+  let background: ChildProcess | null = null;
   const lines: string[] = [];
   const report = (line: string) => {
     process.stdout.write(line + '\n');
     lines.push(line);
   };
   try {
-    const config = loadConfig(
-      { MASTER_KEY: randomBytes(32).toString('hex'), QUEUE_PREFIX: 'bench', DATA_DIR: join(root, 'data'), SERVICE_MODE: 'sandbox', LOG_LEVEL: 'warn', ...pick(process.env, /^SANDBOX_/) },
-      { databaseUrl: postgres.url, redisUrl: redis.url },
-    );
+    const env = { MASTER_KEY: randomBytes(32).toString('hex'), QUEUE_PREFIX: 'bench', DATA_DIR: join(root, 'data'), SERVICE_MODE: 'sandbox', LOG_LEVEL: 'warn', ...pick(process.env, /^SANDBOX_/) };
+    const config = loadConfig(env, { databaseUrl: postgres.url, redisUrl: redis.url });
+    if (SPLIT) {
+      // The production split: this process serves HTTP (api role), another runs projections,
+      // reactors and tasks, so the service can use both cores.
+      background = await startBackgroundRoles({ ...env, DATABASE_URL: postgres.url, REDIS_URL: redis.url });
+      config.roles = new Set(['api']);
+    }
     const app = await createApp(config);
     await app.listen(0, '127.0.0.1');
     const port = (app.getHttpServer().address() as { port: number }).port;
@@ -237,11 +244,15 @@ async function runService(): Promise<void> {
       pairs: [],
     };
     setup.pairs = await createCustomers(setup, CUSTOMERS);
-    report(`- ${CUSTOMERS} customers (one funded USD account and one external account each), settlement delay ${config.sandbox.settlementDelayMs} ms, load average at start ${loadAtStart}`);
+    report(
+      `- ${SPLIT ? 'api role in this process, projector and worker roles in another' : 'all roles in one process (npm start)'}; ${CUSTOMERS} customers ` +
+        `(one funded USD account and one external account each); settlement delay ${config.sandbox.settlementDelayMs} ms; load average at start ${loadAtStart}`,
+    );
 
     client = fork(__filename, ['--client'], { execArgv: ['-r', 'ts-node/register/transpile-only'], stdio: 'inherit' });
-    const meter = {
+    const meter: Record<string, () => number> = {
       service: ownCpuMs,
+      ...(background ? { 'projector+worker process': () => treeCpuMs(background!.pid!) } : {}),
       postgres: () => treeCpuMs(postgres.postmasterPid),
       redis: () => treeCpuMs(redis.redisPid),
     };
@@ -272,13 +283,17 @@ async function runService(): Promise<void> {
     }
   } finally {
     client?.kill();
+    if (background && background.exitCode === null) {
+      background.kill('SIGTERM');
+      await new Promise((resolve) => background!.once('exit', resolve));
+    }
     await redis.stop();
     await postgres.stop();
     rmSync(root, { recursive: true, force: true });
   }
   if (process.argv.includes('--record') && !process.env.BENCH_UNSAFE_NO_FSYNC) {
     const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`;
-    appendFileSync(join(__dirname, 'RESULTS.md'), `\n## Quote flows (bench/quotes-flow.ts), ${new Date().toISOString().slice(0, 10)}, ${machine}\n\n${lines.join('\n')}\n`);
+    appendFileSync(join(__dirname, 'RESULTS.md'), `\n### Quote flows (bench/quotes-flow.ts), ${new Date().toISOString()}, ${machine}\n\n${lines.join('\n')}\n`);
   }
 }
 
@@ -312,6 +327,24 @@ async function createCustomers(setup: ClientSetup, count: number): Promise<Clien
     pairs.push({ source: usd, destination: external.json.id });
   }
   return pairs;
+}
+
+/** `src/main.ts projector worker` in its own process, ready when it says so. */
+async function startBackgroundRoles(env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts', 'projector', 'worker'], {
+    cwd: join(__dirname, '..'),
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Running roles')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`projector/worker process exited with ${code}: ${output}`)));
+  });
+  return child;
 }
 
 function pick(env: NodeJS.ProcessEnv, pattern: RegExp): Record<string, string> {
