@@ -43,6 +43,8 @@ interface PhaseResult {
   failures: number;
   elapsedMs: number;
   latenciesMs: number[];
+  createMs?: number[];
+  executeMs?: number[];
 }
 
 // ---------------------------------------------------------------- load client (child process)
@@ -75,8 +77,12 @@ function call(setup: ClientSetup, method: string, path: string, body: unknown): 
 
 let pairIndex = 0;
 let reportedFailure = false;
+/** Per-request latencies of the current phase (ms). */
+let createMs: number[] = [];
+let executeMs: number[] = [];
 async function flow(setup: ClientSetup): Promise<boolean> {
   const pair = setup.pairs[pairIndex++ % setup.pairs.length];
+  const createStart = performance.now();
   const created = await call(setup, 'POST', '/quotes', {
     source: { sourceType: 'ACCOUNT', accountId: pair.source },
     destination: { destinationType: 'ACCOUNT', accountId: pair.destination },
@@ -88,7 +94,10 @@ async function flow(setup: ClientSetup): Promise<boolean> {
     reportedFailure = true;
     return false;
   }
+  const executeStart = performance.now();
+  createMs.push(executeStart - createStart);
   const executed = await call(setup, 'POST', `/quotes/${created.json.id}/execute`, undefined);
+  executeMs.push(performance.now() - executeStart);
   return executed.status === 200 && executed.json.status === 'PROCESSING';
 }
 
@@ -144,7 +153,11 @@ async function runClient(): Promise<void> {
   for (const phase of phases) {
     process.send!({ kind: 'phase-start' });
     await new Promise((resolve) => process.once('message', resolve));
+    createMs = [];
+    executeMs = [];
     const result = await phase();
+    result.createMs = createMs;
+    result.executeMs = executeMs;
     process.send!({ kind: 'phase-end', result, clientCpuMs: ownCpuMs() });
     await new Promise((resolve) => process.once('message', resolve));
   }
@@ -304,9 +317,14 @@ function describePhase(result: PhaseResult, spentMs: Record<string, number>, rep
   const perFlow = Object.entries(spentMs).map(([name, ms]) => [name, ms / Math.max(1, result.flows)] as const);
   const cpuPerFlow = perFlow.reduce((sum, [, ms]) => sum + ms, 0);
   const ceiling = (cpus().length * 1000) / cpuPerFlow;
+  const requestLatency = (name: string, values: number[] | undefined) => {
+    const ordered = [...(values ?? [])].sort((a, b) => a - b);
+    return `${name} p50 ${percentile(ordered, 0.5).toFixed(1)} / p99 ${percentile(ordered, 0.99).toFixed(1)} ms`;
+  };
   report(
     `- ${result.label}: **${rate.toFixed(0)} flows/s** (${result.flows} flows, ${result.failures} failed, ${(result.elapsedMs / 1000).toFixed(1)} s); ` +
-      `flow latency p50 ${percentile(sorted, 0.5).toFixed(1)} ms, p99 ${percentile(sorted, 0.99).toFixed(1)} ms, max ${sorted[sorted.length - 1]?.toFixed(1)} ms; ` +
+      `flow latency p50 ${percentile(sorted, 0.5).toFixed(1)} ms, p99 ${percentile(sorted, 0.99).toFixed(1)} ms, max ${sorted[sorted.length - 1]?.toFixed(1)} ms ` +
+      `(${requestLatency('create', result.createMs)}, ${requestLatency('execute', result.executeMs)}); ` +
       `CPU per flow ${perFlow.map(([name, ms]) => `${name} ${ms.toFixed(2)}`).join(', ')} = ${cpuPerFlow.toFixed(2)} ms (CPU-bound ceiling on ${cpus().length} cores ≈ ${ceiling.toFixed(0)}/s)`,
   );
 }
