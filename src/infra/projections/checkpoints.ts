@@ -1,4 +1,4 @@
-import { Pool, PoolClient } from 'pg';
+import { ClientBase, Pool } from 'pg';
 import { Position, START_POSITION } from '../event-store/event-store.port';
 
 /**
@@ -36,7 +36,7 @@ export interface CheckpointRow {
   lastErrorAt: Date | null;
 }
 
-type Queryable = Pool | PoolClient;
+type Queryable = Pool | ClientBase;
 
 export async function readCheckpoints(db: Queryable, names?: string[], forUpdate = false): Promise<Map<string, CheckpointRow>> {
   const result = await db.query(
