@@ -63,7 +63,9 @@ export async function readCheckpoints(db: Queryable, names?: string[], forUpdate
 
 /**
  * Upserts a checkpoint. `appliedDelta` adds to events_applied (or replaces it with `resetCount`).
- * A successful write clears last_error; `error` records one.
+ * A successful write clears last_error; `error` records one. A checkpoint never moves backwards
+ * (a consumer that was stuck while another process of the service moved on must not drag it
+ * back), except with `resetCount`, which sets it as given.
  */
 export async function writeCheckpoint(
   db: Queryable,
@@ -84,7 +86,9 @@ export async function writeCheckpoint(
        events_applied = ${resetCount ? 'EXCLUDED.events_applied' : 'projection_checkpoints.events_applied + EXCLUDED.events_applied'},
        updated_at = now(), last_error = EXCLUDED.last_error,
        last_error_at = CASE WHEN EXCLUDED.last_error IS NULL THEN NULL
-                            ELSE coalesce(projection_checkpoints.last_error_at, EXCLUDED.last_error_at) END`,
+                            ELSE coalesce(projection_checkpoints.last_error_at, EXCLUDED.last_error_at) END
+     ${resetCount ? '' : `WHERE (projection_checkpoints.commit_position, projection_checkpoints.prepare_position)
+                              <= (EXCLUDED.commit_position, EXCLUDED.prepare_position)`}`,
     [name, kind, version, position.commit.toString(), position.prepare.toString(), appliedDelta, error],
   );
 }

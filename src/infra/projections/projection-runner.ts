@@ -171,6 +171,7 @@ export class ProjectionRunner {
 
   /** Sleeps until an in-process append, the delay, or stop(). */
   private idle(delayMs: number): Promise<void> {
+    if (!this.running) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
