@@ -190,6 +190,17 @@ export function runEventStoreContract(name: string, factory: EventStoreContractF
       expect(await store.readAll({ from: headBefore, limit: 10 })).toEqual([]);
     });
 
+    it('counts the events after a position, up to a maximum', async () => {
+      const before = await store.headPosition();
+      const stream = newStreamName();
+      const appended = await appendAndReturn(store, stream, range(0, 5).map((n) => newEvent('Counted', { n })), 'no_stream');
+      await waitForHeadAtLeast(store, appended[4].position);
+      expect(await store.countEventsAfter(before, 100)).toBeGreaterThanOrEqual(5);
+      expect(await store.countEventsAfter(appended[1].position, 100)).toBe(3);
+      expect(await store.countEventsAfter(appended[1].position, 2)).toBe(2);
+      expect(await store.countEventsAfter(appended[4].position, 100)).toBe(0);
+    });
+
     it('lets exactly one of several writers racing on the same expected revision win', async () => {
       const stream = newStreamName();
       await store.appendToStream(stream, [newEvent('Opened')], { expectedRevision: 'no_stream' });

@@ -71,6 +71,10 @@ const HEAD_POSITION_SQL = `SELECT e.transaction_id::text AS transaction_id, e.gl
   FROM events e WHERE e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
   ORDER BY e.transaction_id DESC, e.global_position DESC LIMIT 1`;
 
+/** Events after a position, capped; committed ones still hidden behind an open transaction count too. */
+const COUNT_AFTER_SQL = `SELECT count(*)::int AS count FROM (
+  SELECT 1 FROM events e WHERE (e.transaction_id, e.global_position) > ($1::text::xid8, $2::bigint) LIMIT $3) AS after`;
+
 /** Whether committed events exist that readers cannot see yet (an older transaction is still open). */
 const HIDDEN_EVENTS_SQL = `SELECT EXISTS (SELECT 1 FROM events
   WHERE transaction_id >= pg_snapshot_xmin(pg_current_snapshot())) AS hidden`;
@@ -234,6 +238,16 @@ export class PostgresEventStore implements EventStore {
     const row = result.rows[0];
     if (row === undefined) return START_POSITION;
     return { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) };
+  }
+
+  async countEventsAfter(from: Position, max: number): Promise<number> {
+    const commit = from.commit < 0n ? 0n : from.commit;
+    const result = await this.pool.query<{ count: number }>({
+      name: 'es_count_after',
+      text: COUNT_AFTER_SQL,
+      values: [commit.toString(), from.prepare.toString(), max],
+    });
+    return result.rows[0].count;
   }
 
   subscribeToAll(options: SubscribeOptions = {}): Subscription {
