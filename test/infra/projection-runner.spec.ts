@@ -58,8 +58,12 @@ describe('ProjectionRunner', () => {
     runners.splice(runners.indexOf(runner), 1);
   }
 
-  /** Appends one event per stream, in order, and answers them as recorded. */
+  /**
+   * Appends one event per stream, in order, and answers them as recorded once $all readers see
+   * them (transactions of other test files on the same server can hide them for a moment).
+   */
   async function appendEvents(kinds: string[]): Promise<RecordedEvent[]> {
+    const ids: string[] = [];
     for (const kind of kinds) {
       const event: NewEvent = {
         id: randomUUID(),
@@ -67,10 +71,14 @@ describe('ProjectionRunner', () => {
         data: { kind, platformId: 'Platform:spec' },
         metadata: { correlationId: randomUUID(), causationId: randomUUID(), platformId: 'Platform:spec', actor: 'test' },
       };
+      ids.push(event.id);
       await store.appendToStream(`line-${randomUUID()}`, [event], { expectedRevision: 'no_stream' });
     }
-    const all = await store.readAll({ limit: 1000 });
-    return all.slice(-kinds.length);
+    return eventually(async () => {
+      const visible = await store.readAll({ limit: 10_000 });
+      const appended = visible.filter((event) => ids.includes(event.id));
+      return appended.length === ids.length ? appended : null;
+    });
   }
 
   async function checkpoint(name: string): Promise<CheckpointRow> {

@@ -9,7 +9,12 @@ const REBUILD_TABLES: TableNaming = (logical) => `${logical}__rebuild`;
 const OLD_SUFFIX = '__old';
 /** Session-private temporary tables: a verification never touches shared ones. */
 const VERIFY_TABLES: TableNaming = (logical) => `pg_temp.${logical}__verify`;
-const BATCH_SIZE = 2000;
+/**
+ * Events per replay transaction. Kept small because every open writing transaction holds back
+ * the event store's visibility horizon for the whole cluster (see readAll in
+ * postgres-event-store.ts): a long one would delay what the live service sees meanwhile.
+ */
+const BATCH_SIZE = 500;
 /** How long the swap waits for readers of the live tables before it backs off and retries. */
 const SWAP_LOCK_TIMEOUT_MS = 3000;
 const SWAP_ATTEMPTS = 5;
@@ -114,6 +119,9 @@ export async function rebuildProjection(
     const locked = await client.query(`SELECT pg_try_advisory_lock(hashtext($1)) AS locked`, [`projection-rebuild:${projection.name}`]);
     if (!locked.rows[0].locked) throw new RebuildInProgressError(projection.name);
     holdsRebuildLock = true;
+    // Fresh tables need no durability until the swap (a crash just means rebuilding again); the
+    // swap transaction itself commits durably.
+    await client.query('SET synchronous_commit = off');
 
     const head = await store.headPosition();
     let eventsRead = 0;
@@ -135,6 +143,7 @@ export async function rebuildProjection(
       await client.query('BEGIN');
       try {
         await client.query(`SET LOCAL lock_timeout = ${SWAP_LOCK_TIMEOUT_MS}`);
+        await client.query('SET LOCAL synchronous_commit = on');
         await client.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [lockKeyFor(projection.name)]);
         const caughtUp = await replay(store, client, projection, REBUILD_TABLES, { from: position, until: null }, false, report('swap'));
         for (const logical of projection.tables) {
@@ -203,6 +212,8 @@ export async function verifyProjection(
   try {
     const initial = (await readCheckpoints(client, [projection.name])).get(projection.name);
     if (!initial) throw new Error(`projection ${projection.name} has no live read model yet (the service creates it at its first start)`);
+    // Scratch tables: nothing here needs to survive a crash.
+    await client.query('SET synchronous_commit = off');
     let eventsReplayed = 0;
     const head = initial.position;
     const report = (read: number, applied: number, last: Position) => {
