@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { NewEvent } from '../src/infra/event-store/event-store.port';
 import { PostgresEventStore } from '../src/infra/event-store/postgres-event-store';
-import { BenchDatabase, formatRate, numberFromEnv, percentile, recordResults, startBenchDatabase } from './lib/environment';
+import { BenchDatabase, CpuMeter, formatRate, microsecondsPer, numberFromEnv, percentile, recordResults, startBenchDatabase } from './lib/environment';
 
 /**
  * Appends per second with WRITERS concurrent writers, each on its own stream, one event per
@@ -43,7 +43,12 @@ interface RoundResult {
   appends: number;
   elapsedMs: number;
   latenciesMs: number[];
+  /** CPU of this process and of the Postgres server (all backends) during the round. */
+  nodeCpuMs: number;
+  postgresCpuMs: number;
 }
+
+let postmasterPid: number | null = null;
 
 /** A realistic event: a few hundred bytes of data and the usual metadata. */
 function sampleEvent(writer: number, revision: number): NewEvent {
@@ -68,6 +73,7 @@ function sampleEvent(writer: number, revision: number): NewEvent {
 
 async function runRound(durationMs: number, append: (writer: number, revision: number) => Promise<void>): Promise<RoundResult> {
   const deadline = Date.now() + durationMs;
+  const meter = new CpuMeter([postmasterPid]);
   const started = process.hrtime.bigint();
   const latenciesMs: number[] = [];
   let appends = 0;
@@ -83,11 +89,14 @@ async function runRound(durationMs: number, append: (writer: number, revision: n
       }
     }),
   );
-  return { appends, elapsedMs: Number(process.hrtime.bigint() - started) / 1e6, latenciesMs };
+  const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
+  const [nodeCpuMs, postgresCpuMs] = meter.elapsed();
+  return { appends, elapsedMs, latenciesMs, nodeCpuMs, postgresCpuMs };
 }
 
 async function main(): Promise<void> {
   const database: BenchDatabase = await startBenchDatabase('appends');
+  postmasterPid = database.postmasterPid;
   const pool = new Pool({ connectionString: database.url, max: WRITERS + 4 });
   pool.on('error', () => undefined);
   try {
@@ -138,11 +147,20 @@ async function main(): Promise<void> {
     const eventStoreLatencies = eventStoreRounds.flatMap((r) => r.latenciesMs).sort((a, b) => a - b);
     const bareLatencies = bareRounds.flatMap((r) => r.latenciesMs).sort((a, b) => a - b);
     const meets = ratio >= 0.7 && eventStoreRate >= 2000;
+    const cpu = (rounds: RoundResult[]) => {
+      const appends = rounds.reduce((sum, r) => sum + r.appends, 0);
+      const node = rounds.reduce((sum, r) => sum + r.nodeCpuMs, 0);
+      const postgres = rounds.reduce((sum, r) => sum + r.postgresCpuMs, 0);
+      return { text: `${microsecondsPer(node, appends)} node + ${microsecondsPer(postgres, appends)} Postgres`, total: (node + postgres) / appends };
+    };
+    const eventStoreCpu = cpu(eventStoreRounds);
+    const bareCpu = cpu(bareRounds);
     recordResults('Appends: 16 concurrent writers on distinct streams', database.description, [
       `writers: ${WRITERS}, ${ROUNDS} alternating pairs of ${ROUND_MS} ms rounds (medians shown), one event (~500 bytes) per append`,
       `PostgresEventStore.appendToStream (exact expected revision): **${formatRate(eventStoreRate)} appends/s**, latency p50 ${percentile(eventStoreLatencies, 0.5).toFixed(2)} ms, p99 ${percentile(eventStoreLatencies, 0.99).toFixed(2)} ms`,
       `bare pg INSERT of the same rows (same columns, keys, indexes): **${formatRate(bareRate)} inserts/s**, latency p50 ${percentile(bareLatencies, 0.5).toFixed(2)} ms, p99 ${percentile(bareLatencies, 0.99).toFixed(2)} ms`,
       `ratio event store / bare (median of per-pair ratios): **${(ratio * 100).toFixed(1)}%** (target >= 70% and >= 2,000/s: ${meets ? 'met' : 'NOT met'})`,
+      `CPU per append (steadier than rates on a shared machine): event store ${eventStoreCpu.text}, bare ${bareCpu.text}; bare / event store CPU: ${((bareCpu.total / eventStoreCpu.total) * 100).toFixed(1)}%`,
     ]);
     await store.close();
   } finally {

@@ -8,7 +8,7 @@ import { PostgresEventStore } from '../src/infra/event-store/postgres-event-stor
 import { CHECKPOINT_DDL } from '../src/infra/projections/checkpoints';
 import { rebuildProjection } from '../src/infra/projections/projection-rebuild';
 import { ProjectionRunner } from '../src/infra/projections/projection-runner';
-import { formatRate, numberFromEnv, recordResults, startBenchDatabase } from './lib/environment';
+import { CpuMeter, formatRate, microsecondsPer, numberFromEnv, recordResults, startBenchDatabase } from './lib/environment';
 
 /**
  * Projection catch-up: EVENTS platform events (PlatformRegistered for PLATFORMS platforms, then
@@ -106,22 +106,26 @@ async function main(): Promise<void> {
 
     const runner = new ProjectionRunner(pool, new EventStoreService(store), ALL_PROJECTIONS, []);
     await runner.prepare();
+    const catchUpMeter = new CpuMeter([database.postmasterPid]);
     const started = process.hrtime.bigint();
     await runner.start();
     while (comparePositions(runner.progress(), head) < 0) await new Promise((resolve) => setTimeout(resolve, 5));
     const catchUpMs = Number(process.hrtime.bigint() - started) / 1e6;
+    const [catchUpNodeMs, catchUpPostgresMs] = catchUpMeter.elapsed();
     await runner.stop();
 
+    const rebuildMeter = new CpuMeter([database.postmasterPid]);
     const rebuildStarted = process.hrtime.bigint();
     const rebuilt = await rebuildProjection(pool, store, ALL_PROJECTIONS.find((projection) => projection.name === 'platform-config')!);
     const rebuildMs = Number(process.hrtime.bigint() - rebuildStarted) / 1e6;
+    const [rebuildNodeMs, rebuildPostgresMs] = rebuildMeter.elapsed();
 
     const catchUpRate = (total * 1000) / catchUpMs;
     const rebuildRate = (total * 1000) / rebuildMs;
     recordResults('Projection catch-up', database.description, [
       `log: ${total.toLocaleString('en-US')} events (${PLATFORMS} PlatformRegistered, the rest PlatformConfigUpdated), projections: ${ALL_PROJECTIONS.map((projection) => projection.name).join(', ')}`,
-      `ProjectionRunner from scratch to the head: ${(catchUpMs / 1000).toFixed(2)} s, **${formatRate(catchUpRate)} events/s** (target >= 10,000/s: ${catchUpRate >= 10_000 ? 'met' : 'NOT met'})`,
-      `rebuildProjection(platform-config) of the same log into fresh tables and swap: ${(rebuildMs / 1000).toFixed(2)} s, **${formatRate(rebuildRate)} events/s** (${rebuilt.eventsApplied.toLocaleString('en-US')} applied)`,
+      `ProjectionRunner from scratch to the head: ${(catchUpMs / 1000).toFixed(2)} s, **${formatRate(catchUpRate)} events/s** (target >= 10,000/s: ${catchUpRate >= 10_000 ? 'met' : 'NOT met'}); CPU per event ${microsecondsPer(catchUpNodeMs, total)} node + ${microsecondsPer(catchUpPostgresMs, total)} Postgres`,
+      `rebuildProjection(platform-config) of the same log into fresh tables and swap: ${(rebuildMs / 1000).toFixed(2)} s, **${formatRate(rebuildRate)} events/s** (${rebuilt.eventsApplied.toLocaleString('en-US')} applied); CPU per event ${microsecondsPer(rebuildNodeMs, total)} node + ${microsecondsPer(rebuildPostgresMs, total)} Postgres`,
     ]);
     await store.close();
   } finally {

@@ -1,4 +1,5 @@
-import { appendFileSync, chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { cpus, platform, release, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Pool } from 'pg';
@@ -16,6 +17,8 @@ export interface BenchDatabase {
   readonly url: string;
   /** e.g. "embedded Postgres 18.0, default durable settings (fsync=on, synchronous_commit=on, ...)" */
   readonly description: string;
+  /** The postmaster of an embedded server (its CPU time is measured with its backends); null otherwise. */
+  readonly postmasterPid: number | null;
   stop(): Promise<void>;
 }
 
@@ -26,6 +29,7 @@ export async function startBenchDatabase(name: string): Promise<BenchDatabase> {
   let serverUrl: string;
   let stopServer: () => Promise<void>;
   let origin: string;
+  let postmasterPid: number | null = null;
   if (external) {
     serverUrl = external;
     stopServer = async () => undefined;
@@ -35,6 +39,7 @@ export async function startBenchDatabase(name: string): Promise<BenchDatabase> {
     chmodSync(root, 0o755); // As root, postgres runs as the `postgres` user, which must enter it.
     const server = await startEmbeddedPostgres({ dataDir: join(root, 'postgres'), database: 'postgres', persistent: false });
     serverUrl = server.url;
+    postmasterPid = server.postmasterPid;
     origin = 'embedded Postgres';
     stopServer = async () => {
       await server.stop();
@@ -52,6 +57,7 @@ export async function startBenchDatabase(name: string): Promise<BenchDatabase> {
     return {
       url: url.toString(),
       description,
+      postmasterPid,
       async stop() {
         const dropper = new Pool({ connectionString: serverUrl, max: 1 });
         try {
@@ -139,4 +145,62 @@ export function numberFromEnv(name: string, fallback: number): number {
   const value = Number(text);
   if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got ${text}`);
   return value;
+}
+
+let clockTicksPerSecond: number | null = null;
+
+/** CPU time (user + system, ms) of a process and all its descendants, from /proc. */
+export function processTreeCpuMs(rootPid: number): number {
+  clockTicksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+  const children = new Map<number, number[]>();
+  const cpuTicks = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const pid = Number(entry);
+      const parent = Number(fields[1]);
+      cpuTicks.set(pid, Number(fields[11]) + Number(fields[12]));
+      children.set(parent, [...(children.get(parent) ?? []), pid]);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  let ticks = 0;
+  const pending = [rootPid];
+  while (pending.length > 0) {
+    const pid = pending.pop()!;
+    ticks += cpuTicks.get(pid) ?? 0;
+    pending.push(...(children.get(pid) ?? []));
+  }
+  return (ticks * 1000) / clockTicksPerSecond;
+}
+
+/**
+ * CPU spent by this process and by chosen process trees over a measurement: on a machine shared
+ * with other work, wall-clock rates swing with the neighbours' load, while CPU time per
+ * operation stays put, so before/after comparisons use it.
+ */
+export class CpuMeter {
+  private readonly startSelf = process.cpuUsage();
+  private readonly startTrees: number[];
+
+  constructor(private readonly trees: Array<number | null>) {
+    this.startTrees = trees.map((pid) => (pid === null ? 0 : processTreeCpuMs(pid)));
+  }
+
+  /** Milliseconds of CPU since construction: [this process, ...each tree]. */
+  elapsed(): number[] {
+    const self = process.cpuUsage(this.startSelf);
+    return [
+      (self.user + self.system) / 1000,
+      ...this.trees.map((pid, index) => (pid === null ? NaN : processTreeCpuMs(pid) - this.startTrees[index])),
+    ];
+  }
+}
+
+/** "123 µs" of CPU per operation. */
+export function microsecondsPer(cpuMs: number, operations: number): string {
+  return Number.isFinite(cpuMs) ? `${Math.round((cpuMs * 1000) / operations)} µs` : 'n/a';
 }
