@@ -59,7 +59,7 @@ export async function openOperatorDatabase(env: NodeJS.ProcessEnv): Promise<Oper
   } catch (error) {
     await pool.end().catch(() => undefined);
     await stopEmbedded();
-    throw error;
+    throw new OperatorError(`cannot use the ${description}: ${error instanceof Error ? error.message : String(error)}`);
   }
   const opened = store;
   return {
