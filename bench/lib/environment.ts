@@ -22,7 +22,8 @@ export interface BenchDatabase {
   stop(): Promise<void>;
 }
 
-export const RESULTS_FILE = resolve(__dirname, '..', 'RESULTS.md');
+/** bench/RESULTS.md, or BENCH_RESULTS_FILE (to record a run of another checkout in this one). */
+export const RESULTS_FILE = process.env.BENCH_RESULTS_FILE || resolve(__dirname, '..', 'RESULTS.md');
 
 export async function startBenchDatabase(name: string): Promise<BenchDatabase> {
   const external = process.env.BENCH_DATABASE_URL;
@@ -149,7 +150,7 @@ export function numberFromEnv(name: string, fallback: number): number {
 
 let clockTicksPerSecond: number | null = null;
 
-/** CPU time (user + system, ms) of a process and all its descendants, from /proc. */
+/** CPU time (user + system, ms) of a process and all its descendants, ended ones included, from /proc. */
 export function processTreeCpuMs(rootPid: number): number {
   clockTicksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
   const children = new Map<number, number[]>();
@@ -161,7 +162,9 @@ export function processTreeCpuMs(rootPid: number): number {
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const pid = Number(entry);
       const parent = Number(fields[1]);
-      cpuTicks.set(pid, Number(fields[11]) + Number(fields[12]));
+      // utime + stime, plus cutime + cstime: the time of children already ended and reaped
+      // (Postgres backends of closed connections), which would otherwise vanish from the sum.
+      cpuTicks.set(pid, Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]));
       children.set(parent, [...(children.get(parent) ?? []), pid]);
     } catch {
       // The process ended while we looked.
