@@ -82,7 +82,9 @@ async function rebuild(database: OperatorDatabase, projections: Projection[], ou
       output.stdout.write(
         `${projection.name}: rebuilt from ${result.eventsRead.toLocaleString('en-US')} events ` +
           `(${result.eventsApplied.toLocaleString('en-US')} applied) in ${(result.durationMs / 1000).toFixed(1)} s, ` +
-          `swapped in at ${positionToString(result.position)}\n`,
+          `swapped in at ${positionToString(result.position)}` +
+          (result.swapAttempts > 1 ? ` (at attempt ${result.swapAttempts}: readers held the live tables past the lock timeout)` : '') +
+          '\n',
       );
     } catch (error) {
       output.stderr.write('\n');

@@ -33,6 +33,8 @@ export interface RebuildResult {
   eventsApplied: number;
   position: Position;
   durationMs: number;
+  /** 1, or more when readers held the live tables past the lock timeout and the swap backed off. */
+  swapAttempts: number;
 }
 
 /** A projection failed on an event during a rebuild or a verification. */
@@ -137,7 +139,8 @@ export async function rebuildProjection(
     await createProjectionTables(client, projection, REBUILD_TABLES);
     let position = await replay(store, client, projection, REBUILD_TABLES, { from: START_POSITION, until: null }, true, report('replay'));
 
-    for (let attempt = 1; ; attempt++) {
+    let attempt = 1;
+    for (; ; attempt++) {
       const readBefore = eventsRead;
       const appliedBefore = eventsApplied;
       await client.query('BEGIN');
@@ -168,7 +171,7 @@ export async function rebuildProjection(
       }
     }
     onProgress({ phase: 'swap', eventsRead, eventsApplied, fraction: 1 });
-    return { eventsRead, eventsApplied, position, durationMs: Date.now() - started };
+    return { eventsRead, eventsApplied, position, durationMs: Date.now() - started, swapAttempts: attempt };
   } finally {
     // Leftovers of a failed rebuild; the session lock goes with the connection.
     if (holdsRebuildLock) await dropProjectionTables(client, projection, REBUILD_TABLES).catch(() => undefined);

@@ -1,8 +1,9 @@
 import { Pool } from 'pg';
-import { EVENT_STORE, EventStore, positionToString } from '../../../src/infra/event-store/event-store.port';
+import { EVENT_STORE, EventStore, Position, positionToString } from '../../../src/infra/event-store/event-store.port';
 import { EventStoreService } from '../../../src/infra/event-store/event-store.service';
 import { streamNameFor } from '../../../src/infra/ids';
-import { TestApp, TestPlatform, startTestApp } from '../../support/test-app';
+import { ProjectionRunner } from '../../../src/infra/projections/projection-runner';
+import { TestApp, TestPlatform, eventually, startTestApp } from '../../support/test-app';
 import { runCli, runNpmScript } from './support/cli';
 
 /**
@@ -29,6 +30,7 @@ describe('projections operator commands', () => {
       }),
     );
     const events = testApp.app.get(EventStoreService);
+    let lastPosition: Position | undefined;
     for (const platform of platforms) {
       const stream = streamNameFor(platform.platformId);
       for (let batch = 0; batch < 10; batch++) {
@@ -41,10 +43,11 @@ describe('projections operator commands', () => {
             updatedAt: new Date(Date.UTC(2025, 0, 1, 0, batch, index)).toISOString(),
           },
         }));
-        await events.append(stream, changes, revision);
+        const appended = await events.append(stream, changes, revision);
+        lastPosition = appended.position;
       }
     }
-    await testApp.platform.api.get('/config').expect(200);
+    expect(await testApp.app.get(ProjectionRunner).waitForPosition(lastPosition!, 20_000)).toBe(true);
   });
 
   afterAll(async () => {
@@ -167,6 +170,36 @@ describe('projections operator commands', () => {
     const restored = await deleted.api.get('/config').expect(200);
     expect(restored.body.id).toBe(deleted.platformId);
   });
+
+  it('backs off and retries the swap while a long reader holds the live table, instead of failing or blocking readers', async () => {
+    const reader = await pool.connect();
+    const swapWaiting = async () => {
+      const result = await pool.query(
+        `SELECT count(*)::int AS waiting FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'ALTER TABLE%platform_configs%'`,
+      );
+      return result.rows[0].waiting > 0;
+    };
+    try {
+      await reader.query('BEGIN');
+      await reader.query('SELECT count(*) FROM platform_configs');
+      const rebuilding = runCli('projections', ['rebuild', 'platform-config'], testApp.databaseUrl);
+      // The swap waits for the reader, gives up at its lock timeout, and backs off...
+      await eventually(swapWaiting);
+      await eventually(async () => !(await swapWaiting()), 10_000, 20);
+      // ...meanwhile requests are answered...
+      await testApp.platform.api.get('/config').expect(200);
+      // ...and once the reader is gone, the next attempt swaps.
+      await reader.query('COMMIT');
+      const rebuilt = await rebuilding;
+      expect(rebuilt.code).toBe(0);
+      expect(rebuilt.stdout).toMatch(/^platform-config: rebuilt from .* \(at attempt [2-5]: readers held the live tables past the lock timeout\)\n$/);
+    } finally {
+      await reader.query('ROLLBACK').catch(() => undefined);
+      reader.release();
+    }
+    expect((await runCli('projections', ['verify'], testApp.databaseUrl)).code).toBe(0);
+  }, 60_000);
 
   it('refuses unknown projections and commands with the usage and exit code 2', async () => {
     const unknown = await runCli('projections', ['rebuild', 'no-such-projection'], testApp.databaseUrl);
