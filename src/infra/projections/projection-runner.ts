@@ -113,7 +113,7 @@ export class ProjectionRunner {
     this.wakeAll();
     await Promise.allSettled(this.loops);
     this.loops.length = 0;
-    this.dropConnection();
+    await this.dropConnection();
     for (const waiter of this.waiters) {
       clearTimeout(waiter.timer);
       waiter.resolve(false);
@@ -200,16 +200,16 @@ export class ProjectionRunner {
     if (this.connection) return this.connection;
     const connection = await connectPipelined(this.pool, (error) => {
       logger.warn('projection connection lost', { error: describeError(error) });
-      if (this.connection === connection) this.dropConnection();
+      if (this.connection === connection) void this.dropConnection();
     });
     this.connection = connection;
     return connection;
   }
 
-  private dropConnection(): void {
+  private async dropConnection(): Promise<void> {
     const connection = this.connection;
     this.connection = null;
-    connection?.end().catch(() => undefined);
+    await connection?.end().catch(() => undefined);
   }
 
   private async runProjectionLoop(): Promise<void> {
@@ -250,7 +250,7 @@ export class ProjectionRunner {
         failures = 0;
       } catch (error) {
         prefetched = null;
-        this.dropConnection();
+        await this.dropConnection();
         failures++;
         logger.error('projection batch failed; retrying', { error: describeError(error), failures });
         await this.idle(Math.min(5000, 100 * 2 ** Math.min(failures, 6)));
