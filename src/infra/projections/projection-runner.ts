@@ -202,6 +202,11 @@ export class ProjectionRunner {
       logger.warn('projection connection lost', { error: describeError(error) });
       if (this.connection === connection) void this.dropConnection();
     });
+    // A batch's read-model rows and checkpoint commit together, and the events they come from
+    // are durable already: if a crash loses the last commits, the projector applies those
+    // events again from the older checkpoint. Waiting for the disk on each batch would only
+    // delay every read-your-writes answer.
+    await connection.query('SET synchronous_commit = off');
     this.connection = connection;
     return connection;
   }
