@@ -58,6 +58,9 @@ interface PostgresHarness extends EventStoreContractHarness {
 async function postgresHarness(options: PostgresEventStoreOptions = {}): Promise<PostgresHarness> {
   const database = await createTestDatabase();
   const pool = new Pool({ connectionString: database.url, max: 24 });
+  // pool.end() resolves before its sockets have closed; the DROP DATABASE ... WITH (FORCE) that
+  // follows may end them first, which an idle client reports as an error on the pool.
+  pool.on('error', () => undefined);
   await PostgresEventStore.ensureSchema(pool);
   const store = new PostgresEventStore(pool, options);
   return {
@@ -130,7 +133,7 @@ describe('PostgresEventStore specifics', () => {
   }
 
   it('creates its schema idempotently when several processes boot at once', async () => {
-    const pools = Array.from({ length: 4 }, () => new Pool({ connectionString: harness.database.url, max: 1 }));
+    const pools = Array.from({ length: 4 }, () => new Pool({ connectionString: harness.database.url, max: 1 }).on('error', () => undefined));
     try {
       await Promise.all(pools.map((pool) => PostgresEventStore.ensureSchema(pool)));
       await PostgresEventStore.ensureSchema(pools[0]);
@@ -197,6 +200,7 @@ describe('PostgresEventStore specifics', () => {
 
   it('wakes a subscription of another process through NOTIFY, and releases its connection on stop', async () => {
     const otherPool = new Pool({ connectionString: harness.database.url, max: 4 });
+    otherPool.on('error', () => undefined);
     const otherStore = new PostgresEventStore(otherPool, { notify: true, pollIntervalMs: 60_000 });
     const head = await visibleHead();
     const subscription = otherStore.subscribeToAll({ from: head });

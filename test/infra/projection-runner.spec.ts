@@ -28,6 +28,7 @@ describe('ProjectionRunner', () => {
     errorLogs = jest.spyOn(logger, 'error').mockImplementation(() => undefined);
     database = await freshDatabase('projection runner');
     pool = new Pool({ connectionString: database.url, max: 8 });
+    pool.on('error', () => undefined); // The database is dropped right after pool.end().
     await PostgresEventStore.ensureSchema(pool);
     await pool.query(CHECKPOINT_DDL);
     store = new PostgresEventStore(pool);

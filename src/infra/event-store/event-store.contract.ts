@@ -225,7 +225,10 @@ export function runEventStoreContract(name: string, factory: EventStoreContractF
         range(0, 6).map(() => store.appendToStream(missing, [newEvent('Created')], { expectedRevision: 'no_stream' })),
       );
       expect(creators.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
-      expect(await store.readStream(missing)).toHaveLength(1);
+      const created = await store.readStream(missing);
+      expect(created).toHaveLength(1);
+      // Later tests read $all from the head they see first: let these events become visible.
+      await waitForHeadAtLeast(store, created[0].position);
     });
 
     it("appends every racing 'any' batch, at consecutive revisions", async () => {
@@ -237,6 +240,8 @@ export function runEventStoreContract(name: string, factory: EventStoreContractF
       expect(read.map((event) => event.revision)).toEqual(range(0, 16));
       // Each batch stays contiguous.
       for (let index = 0; index < read.length; index += 2) expect(read[index].data.n).toBe(read[index + 1].data.n);
+      const highest = read.map((event) => event.position).reduce((a, b) => (comparePositions(a, b) >= 0 ? a : b));
+      await waitForHeadAtLeast(store, highest);
     });
 
     it('reads $all strictly after a position, in order, and reports the head position', async () => {

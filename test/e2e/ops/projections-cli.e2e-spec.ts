@@ -19,6 +19,7 @@ describe('projections operator commands', () => {
   beforeAll(async () => {
     testApp = await startTestApp();
     pool = new Pool({ connectionString: testApp.databaseUrl, max: 2 });
+    pool.on('error', () => undefined); // The database is dropped right after pool.end().
     platforms = [testApp.platform, ...(await Promise.all([1, 2, 3].map(() => testApp.createPlatform())))];
     // A log with some history: 60 configuration changes through the API, then a longer past of
     // 4,000 more appended straight to the platforms' streams, so a rebuild takes a while.

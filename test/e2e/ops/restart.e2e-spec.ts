@@ -20,6 +20,7 @@ describe('service restart', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'e2e-restart-'));
     const env = { MASTER_KEY: randomBytes(32).toString('hex') };
     const pool = new Pool({ connectionString: database.url, max: 2 });
+    pool.on('error', () => undefined); // The database is dropped right after pool.end().
     let second: TestApp | null = null;
     try {
       const first = await startTestApp({ database, queuePrefix, dataDir, env });
