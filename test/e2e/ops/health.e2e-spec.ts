@@ -41,7 +41,7 @@ describe('readiness', () => {
     expect(response.body.checks.projections).toEqual({
       status: 'ok',
       head: expect.stringMatching(/^\d+\/\d+$/),
-      consumers: {
+      consumers: expect.objectContaining({
         'platform-config': expect.objectContaining({
           kind: 'projection',
           state: 'ok',
@@ -50,7 +50,7 @@ describe('readiness', () => {
           lagSeconds: 0,
           lastError: null,
         }),
-      },
+      }),
     });
   });
 
@@ -65,7 +65,8 @@ describe('readiness', () => {
     const lagging = await health().expect(503);
     expect(lagging.body.status).toBe('unavailable');
     expect(lagging.body.checks.projections.status).toBe('down');
-    expect(lagging.body.checks.projections.reasons).toEqual([expect.stringMatching(/^projection platform-config lags over 10001 events/)]);
+    // Every consumer lags (the runner is stopped); the read model under test is among them.
+    expect(lagging.body.checks.projections.reasons).toContainEqual(expect.stringMatching(/^projection platform-config lags over 10001 events/));
     expect(lagging.body.checks.postgres.status).toBe('ok');
 
     await runner.start();

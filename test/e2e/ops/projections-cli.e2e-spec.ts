@@ -1,3 +1,4 @@
+import { ALL_PROJECTIONS } from '../../../projections';
 import { Pool } from 'pg';
 import { EVENT_STORE, EventStore, Position, positionToString } from '../../../src/infra/event-store/event-store.port';
 import { EventStoreService } from '../../../src/infra/event-store/event-store.service';
@@ -117,14 +118,19 @@ describe('projections operator commands', () => {
 
     expect(first.code).toBe(0);
     expect(second.code).toBe(0);
-    expect(first.stdout).toMatch(/^platform-config: rebuilt from [\d,]+ events \([\d,]+ applied\) in [\d.]+ s, swapped in at \d+\/\d+\n$/);
+    // One line per read model, in ALL_PROJECTIONS order.
+    const rebuiltLines = first.stdout.trimEnd().split('\n');
+    for (const line of rebuiltLines) expect(line).toMatch(/^[a-z-]+: rebuilt from [\d,]+ events \([\d,]+ applied\) in [\d.]+ s, swapped in at \d+\/\d+$/);
+    expect(rebuiltLines.map((line) => line.split(':')[0])).toEqual(ALL_PROJECTIONS.map((projection) => projection.name));
     expect(second.stderr).toMatch(/platform-config: 100%/);
     expect(failures).toEqual([]);
     expect(requestsDuring).toBeGreaterThan(0);
 
     const verified = await runCli('projections', ['verify'], testApp.databaseUrl);
     expect(verified.code).toBe(0);
-    expect(verified.stdout).toMatch(/^platform-config: no difference \(replayed [\d,]+ events up to \d+\/\d+\)\n$/);
+    const verifiedLines = verified.stdout.trimEnd().split('\n');
+    for (const line of verifiedLines) expect(line).toMatch(/^[a-z-]+: no difference \(replayed [\d,]+ events up to \d+\/\d+\)$/);
+    expect(verifiedLines.map((line) => line.split(':')[0])).toEqual(ALL_PROJECTIONS.map((projection) => projection.name));
 
     const status = JSON.parse((await runCli('projections', ['status', '--json'], testApp.databaseUrl)).stdout);
     const platformConfig = status.consumers.find((consumer: { name: string }) => consumer.name === 'platform-config');
@@ -204,7 +210,11 @@ describe('projections operator commands', () => {
 
   it('refuses unknown projections and commands with the usage and exit code 2', async () => {
     const unknown = await runCli('projections', ['rebuild', 'no-such-projection'], testApp.databaseUrl);
-    expect(unknown).toEqual({ code: 2, stdout: '', stderr: 'unknown projection no-such-projection; known: platform-config\n' });
+    expect(unknown).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `unknown projection no-such-projection; known: ${ALL_PROJECTIONS.map((projection) => projection.name).join(', ')}\n`,
+    });
     const usage = await runCli('projections', ['frobnicate'], testApp.databaseUrl);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('Usage:');
