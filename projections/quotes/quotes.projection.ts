@@ -7,8 +7,8 @@ import { quoteView } from '../../src/quotes/queries/quote.view';
  * `quotes`: one row per quote. Everything a quote shows is fixed at creation except its status,
  * so `view` holds the GET body as `QuoteCreated` made it (computed with the same quoteView the
  * API uses) and `status` the current status; the query puts the two together. Each later event
- * is then one UPDATE with no read back, which keeps the projector (and so every read-your-writes
- * answer) fast. Execute attempts that change no status are not projected.
+ * is then one pipelined UPDATE with no read back, which keeps the projector (and so every
+ * read-your-writes answer) fast. Execute attempts that change no status are not projected.
  *
  * A field that changes after creation (the SCA challenge of a PENDING_AUTHORIZATION quote) needs
  * a column of its own here, or a state column folded per event.
@@ -55,14 +55,14 @@ export const quotesProjection: Projection = {
       const state = quoteDecider.evolve(quoteDecider.initialState(), event as unknown as QuoteEvent);
       if (state.status === 'none') return;
       const view = quoteView(state);
-      await tx.query(
+      tx.execute(
         `INSERT INTO ${tx.table('quotes')} (platform_id, quote_id, transaction_id, customer_id, status, view, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $7) ON CONFLICT (platform_id, quote_id) DO NOTHING`,
         [state.platformId, state.quoteId, state.transactionId, state.customerId, view.status, JSON.stringify(view), state.createdAt],
       );
       return;
     }
-    await tx.query(`UPDATE ${tx.table('quotes')} SET status = $3, updated_at = $4 WHERE platform_id = $1 AND quote_id = $2`, [
+    tx.execute(`UPDATE ${tx.table('quotes')} SET status = $3, updated_at = $4 WHERE platform_id = $1 AND quote_id = $2`, [
       data.platformId,
       data.quoteId,
       STATUS_BY_EVENT[event.type],

@@ -56,7 +56,7 @@ export const transactionsProjection: Projection = {
     // A reducer answers the row it was given when the event changes nothing: no write.
     if (!next || next === current) return;
     const view = next.view;
-    await tx.query(
+    tx.execute(
       `INSERT INTO ${tx.table('transactions')}
          (platform_id, transaction_id, customer_id, type, status, source_account_id, destination_account_id, quote_id,
           visible, view, created_at, updated_at)
