@@ -22,12 +22,14 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync, chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 48);
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 64);
 const RATES = (process.env.BENCH_RATES ?? '100,300').split(',').map(Number);
+/** Child processes run TypeScript through ts-node from a checkout, or the compiled twin under dist/. */
+const TYPESCRIPT_ARGS = __filename.endsWith('.ts') ? ['-r', 'ts-node/register/transpile-only'] : [];
 /** BENCH_TOPOLOGY=split: the api role here, the projector and worker roles in another process. */
 const SPLIT = process.env.BENCH_TOPOLOGY === 'split';
 
@@ -262,7 +264,7 @@ async function runService(): Promise<void> {
         `(one funded USD account and one external account each); settlement delay ${config.sandbox.settlementDelayMs} ms; load average at start ${loadAtStart}`,
     );
 
-    client = fork(__filename, ['--client'], { execArgv: ['-r', 'ts-node/register/transpile-only'], stdio: 'inherit' });
+    client = fork(__filename, ['--client'], { execArgv: TYPESCRIPT_ARGS, stdio: 'inherit' });
     const meter: Record<string, () => number> = {
       service: ownCpuMs,
       ...(background ? { 'projector+worker process': () => treeCpuMs(background!.pid!) } : {}),
@@ -349,7 +351,7 @@ async function createCustomers(setup: ClientSetup, count: number): Promise<Clien
 
 /** `src/main.ts projector worker` in its own process, ready when it says so. */
 async function startBackgroundRoles(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts', 'projector', 'worker'], {
+  const child = spawn(process.execPath, [...TYPESCRIPT_ARGS, join(__dirname, '..', 'src', `main${extname(__filename)}`), 'projector', 'worker'], {
     cwd: join(__dirname, '..'),
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
