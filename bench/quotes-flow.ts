@@ -100,7 +100,17 @@ async function flow(setup: ClientSetup): Promise<boolean> {
   createMs.push(executeStart - createStart);
   const executed = await call(setup, 'POST', `/quotes/${created.json.id}/execute`, undefined);
   executeMs.push(performance.now() - executeStart);
-  return executed.status === 200 && executed.json.status === 'PROCESSING';
+  const ok = executed.status === 200 && executed.json.status === 'PROCESSING';
+  if (!ok && !reportedFailure) console.error('execute failed', executed.status, JSON.stringify(executed.json));
+  reportedFailure ||= !ok;
+  return ok;
+}
+
+/** A flow that threw (a socket error): counted as failed, the first one printed. */
+function flowError(error: unknown): boolean {
+  if (!reportedFailure) console.error('flow error', String(error));
+  reportedFailure = true;
+  return false;
 }
 
 async function closedLoop(setup: ClientSetup, label: string, concurrency: number, seconds: number): Promise<PhaseResult> {
@@ -110,7 +120,7 @@ async function closedLoop(setup: ClientSetup, label: string, concurrency: number
   await Promise.all(Array.from({ length: concurrency }, async () => {
     while (Date.now() < deadline) {
       const flowStart = performance.now();
-      const ok = await flow(setup).catch(() => false);
+      const ok = await flow(setup).catch(flowError);
       result.latenciesMs.push(performance.now() - flowStart);
       if (ok) result.flows++;
       else result.failures++;
@@ -132,7 +142,7 @@ async function fixedRate(setup: ClientSetup, label: string, perSecond: number, s
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     inFlight.push(
       flow(setup)
-        .catch(() => false)
+        .catch(flowError)
         .then((ok) => {
           result.latenciesMs.push(performance.now() - scheduled);
           if (ok) result.flows++;
