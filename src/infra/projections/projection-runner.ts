@@ -10,6 +10,8 @@ import { createProjectionTables, rebuildProjection } from './projection-rebuild'
 
 /** How often a reactor whose batches it does not handle still moves its checkpoint. */
 const REACTOR_IDLE_CHECKPOINT_MS = 1000;
+/** How soon a reactor records where it stopped once the log goes quiet. */
+const REACTOR_QUIET_CHECKPOINT_MS = 100;
 
 export interface ProjectionRunnerOptions {
   batchSize?: number;
@@ -397,13 +399,19 @@ export class ProjectionRunner {
     let appliedSinceCheckpoint = 0;
     let failures = 0;
     let checkpointedAt = 0;
-    // A batch the reactor does not handle moves its checkpoint only now and then: re-reading a
-    // few skipped events after a restart costs nothing, a checkpoint write per append does.
-    const checkpoint = async (position: Position) => {
-      if (appliedSinceCheckpoint === 0 && Date.now() - checkpointedAt < REACTOR_IDLE_CHECKPOINT_MS) return;
+    let unsaved = false;
+    // A batch the reactor does not handle moves its checkpoint only now and then (and whenever
+    // the log goes quiet): re-reading a few skipped events after a restart costs nothing, a
+    // checkpoint write per append under load does.
+    const checkpoint = async (position: Position, force = false) => {
+      if (!force && appliedSinceCheckpoint === 0 && Date.now() - checkpointedAt < REACTOR_IDLE_CHECKPOINT_MS) {
+        unsaved = true;
+        return;
+      }
       await writeCheckpoint(this.pool, reactor.name, 'reactor', 1, position, appliedSinceCheckpoint);
       appliedSinceCheckpoint = 0;
       checkpointedAt = Date.now();
+      unsaved = false;
     };
     while (this.running) {
       try {
@@ -413,6 +421,7 @@ export class ProjectionRunner {
         }
         const batch = await this.sharedReadAll(from, Math.min(this.batchSize, 200));
         if (batch.length === 0) {
+          if (unsaved && Date.now() - checkpointedAt >= REACTOR_QUIET_CHECKPOINT_MS) await checkpoint(from, true);
           await this.idle(this.nextDelay(from));
           continue;
         }
