@@ -64,6 +64,32 @@ export function uuidv5(name: string, namespace: Buffer = SERVICE_NAMESPACE): str
   return formatUuid(bytes);
 }
 
+/**
+ * A uuid v7 that is a function of (`name`, `millis`): its 48-bit time is `millis` and its other
+ * 74 bits come from SHA-256 of the name. For resource ids that must be deterministic (an account
+ * opened twice by a retry is one account) and still be `<Type>:<uuid v7>` (DECISIONS.md section 1).
+ */
+export function uuidv7From(name: string, millis: number): string {
+  const bytes = createHash('sha256').update(SERVICE_NAMESPACE).update(name, 'utf8').digest().subarray(0, 16);
+  const time = Math.max(0, Math.min(Math.floor(millis), 2 ** 48 - 1));
+  bytes[0] = Math.floor(time / 2 ** 40) & 0xff;
+  bytes[1] = Math.floor(time / 2 ** 32) & 0xff;
+  bytes[2] = (time >>> 24) & 0xff;
+  bytes[3] = (time >>> 16) & 0xff;
+  bytes[4] = (time >>> 8) & 0xff;
+  bytes[5] = time & 0xff;
+  bytes[6] = 0x70 | (bytes[6] & 0x0f);
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  return formatUuid(bytes);
+}
+
+/** The unix millis of a uuid v7 (or of a prefixed id `Type:<uuid v7>`); null for other uuids. */
+export function uuidv7Millis(idOrUuid: string): number | null {
+  const uuid = idOrUuid.slice(idOrUuid.indexOf(':') + 1);
+  if (!isUuid(uuid) || uuid[14] !== '7') return null;
+  return parseInt(uuid.slice(0, 8) + uuid.slice(9, 13), 16);
+}
+
 function formatUuid(bytes: Buffer): string {
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;

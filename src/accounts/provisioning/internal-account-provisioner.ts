@@ -1,17 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { EventStoreService } from '../../infra/event-store/event-store.service';
-import { streamNameFor, uuidv5 } from '../../infra/ids';
+import { streamNameFor, uuidv7From, uuidv7Millis } from '../../infra/ids';
 import { STABLECOINS, isCurrencyCode } from '../../shared/currencies';
 import { InternalAccountType } from '../domain/internal-account/internal-account.events';
 import { AccountsLedger } from '../ledger/accounts-ledger';
 
-/** Deterministic ids: provisioning twice (request and reactor, or a replay) opens one account. */
+/**
+ * Deterministic ids: provisioning twice (request and reactor, or a replay) opens one account.
+ * They are uuid v7 carrying the owner's creation time, like every other id.
+ */
 export function customerAccountId(customerId: string, currency: string): string {
-  return `InternalAccount:${uuidv5(`internal-account:${customerId}:${currency}`)}`;
+  return `InternalAccount:${uuidv7From(`internal-account:${customerId}:${currency}`, uuidv7Millis(customerId) ?? 0)}`;
 }
 
 export function platformAccountId(platformId: string, currency: string): string {
-  return `InternalAccount:${uuidv5(`platform-account:${platformId}:${currency}`)}`;
+  return `InternalAccount:${uuidv7From(`platform-account:${platformId}:${currency}`, uuidv7Millis(platformId) ?? 0)}`;
 }
 
 /** USDB is the embedded wallet's currency; other stablecoins and BTC are crypto holdings. */

@@ -11,6 +11,7 @@ import {
   RecordedEvent,
 } from './event-store.port';
 import { currentContext, recordAppendedPosition } from '../request-context';
+import { uuidv7 } from '../ids';
 import { Decider, DomainEvent } from '../domain/decider';
 import { DomainError } from '../domain/domain-error';
 
@@ -58,7 +59,7 @@ export class EventStoreService {
   ): Promise<AppendResult> {
     const metadata = buildMetadata(metadataOverrides);
     const newEvents: NewEvent[] = events.map((event) => ({
-      id: event.id ?? randomUUID(),
+      id: event.id ?? uuidv7(),
       type: event.type,
       data: event.data as Record<string, unknown>,
       metadata,

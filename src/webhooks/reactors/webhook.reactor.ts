@@ -70,7 +70,7 @@ export class WebhookReactor implements Reactor {
     const deliveries: NewDelivery[] = candidates
       .filter((candidate) => withEndpoint.has(candidate.platformId))
       .map(({ event, draft, platformId, key }) => {
-        const webhookId = webhookIdFor(platformId, event.id, draft.type, key);
+        const webhookId = webhookIdFor(platformId, event.id, draft.type, key, event.createdAt.getTime());
         return {
           id: deliveryIdFor(webhookId),
           webhookId,
