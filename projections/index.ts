@@ -4,6 +4,7 @@ import { externalAccountsProjection } from './external-accounts/external-account
 import { internalAccountsProjection } from './internal-accounts/internal-accounts.projection';
 import { platformConfigProjection } from './platform-config/platform-config.projection';
 import { transactionsProjection } from './transactions/transactions.projection';
+import { walletAuthProjection } from './wallet-auth/wallet-auth.projection';
 
 /**
  * Every read model. Add a projection here (one line) and the runner creates, catches up and
@@ -15,4 +16,5 @@ export const ALL_PROJECTIONS: Projection[] = [
   internalAccountsProjection,
   externalAccountsProjection,
   transactionsProjection,
+  walletAuthProjection,
 ];
