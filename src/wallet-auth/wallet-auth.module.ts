@@ -22,6 +22,7 @@ import { SignedRequests } from './services/signed-requests';
 import { WalletAccountActions } from './services/wallet-account-actions';
 import { WalletAccounts } from './services/wallet-accounts';
 import { WalletAuthStore } from './services/wallet-auth.store';
+import { WalletClock } from './services/wallet-clock';
 import { WalletLogins } from './services/wallet-logins';
 import { WalletSessions } from './services/wallet-sessions';
 
@@ -34,6 +35,7 @@ import { WalletSessions } from './services/wallet-sessions';
   imports: [AccountsModule, CustomersModule, PlatformsModule],
   controllers: [CredentialsController, SessionsController, WalletAccountsController],
   providers: [
+    WalletClock,
     WalletAuthStore,
     WalletAuthQuery,
     WalletAccounts,
@@ -52,7 +54,7 @@ import { WalletSessions } from './services/wallet-sessions';
     InitialCredentials,
     WalletQuoteSignatureVerifier,
   ],
-  exports: [WalletQuoteSignatureVerifier, WalletAuthQuery],
+  exports: [WalletQuoteSignatureVerifier, WalletAuthQuery, WalletClock],
 })
 export class WalletAuthModule implements OnModuleInit {
   constructor(

@@ -5,6 +5,7 @@ import { WalletAuthQuery } from '../queries/wallet-auth.query';
 import { SessionView } from '../queries/wallet-auth.views';
 import { SessionActions } from '../services/session-actions';
 import { WalletAccounts } from '../services/wallet-accounts';
+import { WalletClock } from '../services/wallet-clock';
 import { PlatformRequest, requireAccountIdQuery, signedCallHeaders } from './wallet-request';
 
 /** Embedded-wallet sessions: the live ones, revocation and refresh (both signed). */
@@ -14,6 +15,7 @@ export class SessionsController {
     private readonly query: WalletAuthQuery,
     private readonly accounts: WalletAccounts,
     private readonly actions: SessionActions,
+    private readonly clock: WalletClock,
   ) {}
 
   /** Live sessions only: expired and revoked sessions sign nothing and are not listed. */
@@ -21,7 +23,7 @@ export class SessionsController {
   async list(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>): Promise<{ data: SessionView[] }> {
     const accountId = requireAccountIdQuery(query);
     await this.accounts.requireWallet(request.platform.platformId, accountId);
-    return { data: await this.query.listActiveSessions(request.platform.platformId, accountId, new Date()) };
+    return { data: await this.query.listActiveSessions(request.platform.platformId, accountId, this.clock.now()) };
   }
 
   @Delete(':sessionId')

@@ -16,6 +16,7 @@ import { SignedCallHeaders, SignedRequests, bodyHash, readSignedCall } from './s
 import { WalletAccounts } from './wallet-accounts';
 import { WalletAuthStore } from './wallet-auth.store';
 import { WalletSessions } from './wallet-sessions';
+import { WalletClock } from './wallet-clock';
 
 /**
  * `POST /auth/credentials`. A wallet without credentials registers its first one directly (201);
@@ -26,6 +27,7 @@ import { WalletSessions } from './wallet-sessions';
 @Injectable()
 export class CredentialRegistration {
   constructor(
+    private readonly clock: WalletClock,
     private readonly store: WalletAuthStore,
     private readonly query: WalletAuthQuery,
     private readonly accounts: WalletAccounts,
@@ -38,10 +40,11 @@ export class CredentialRegistration {
     const call = readSignedCall(headers);
     const accountId = body.accountId;
     await this.accounts.requireWallet(platformId, accountId);
-    const now = new Date();
+    const now = this.clock.now();
     const credential = await this.describe(platformId, accountId, body, now);
     const wallet = await this.store.loadWallet(accountId);
     assertRegistrable(wallet, credential);
+    await this.assertUniqueOnPlatform(platformId, accountId, credential);
 
     if (call.kind === 'first' && credentialCount(wallet) === 0) {
       return withStatus(201, await this.record(platformId, accountId, credential, wallet.credentialSetVersion, null, now));
@@ -102,15 +105,26 @@ export class CredentialRegistration {
     });
   }
 
+  /**
+   * Uniqueness across the platform's wallets, from the read model (the wallet's own rules, which
+   * the decider enforces exactly, are checked first): an email is one wallet's EMAIL_OTP, a
+   * passkey logs in to one wallet.
+   */
+  private async assertUniqueOnPlatform(platformId: string, accountId: string, credential: CredentialDetails): Promise<void> {
+    if (credential.email !== null && (await this.query.isEmailUsedElsewhere(platformId, credential.email, accountId))) {
+      throw new DomainError('EMAIL_OTP_EMAIL_ALREADY_EXISTS', 'This email address is already the EMAIL_OTP credential of another wallet');
+    }
+    if (credential.passkey !== null && (await this.query.isPasskeyRegistered(platformId, credential.passkey.webAuthnCredentialId))) {
+      throw new DomainError('PASSKEY_CREDENTIAL_ALREADY_EXISTS', 'A passkey with this WebAuthn credential id is already registered');
+    }
+  }
+
   /** Checks the credential's own proof (attestation, OIDC claims) and platform-wide uniqueness. */
   private async describe(platformId: string, accountId: string, body: CreateCredentialBody, now: Date): Promise<CredentialDetails> {
     const base = { credentialId: newId('AuthMethod', now.getTime()), email: null, phoneNumber: null, passkey: null, oauth: null };
     switch (body.type) {
       case 'EMAIL_OTP': {
         const email = body.email.trim();
-        if (await this.query.isEmailUsedElsewhere(platformId, email, accountId)) {
-          throw new DomainError('EMAIL_OTP_EMAIL_ALREADY_EXISTS', 'This email address is already the EMAIL_OTP credential of another wallet');
-        }
         return { ...base, credentialType: 'EMAIL_OTP', nickname: body.nickname ?? email, email };
       }
       case 'SMS_OTP':
@@ -128,9 +142,6 @@ export class CredentialRegistration {
           throw new ValidationError([{ field, constraint: 'FORMAT', message: result.message }]);
         }
         if (!result.ok) throw walletUnauthorized(result.message, result.reason);
-        if (await this.query.isPasskeyRegistered(platformId, result.credential.credentialId)) {
-          throw new DomainError('PASSKEY_CREDENTIAL_ALREADY_EXISTS', 'A passkey with this WebAuthn credential id is already registered');
-        }
         return {
           ...base,
           credentialType: 'PASSKEY',

@@ -8,6 +8,7 @@ import { SignedCallHeaders, SignedRequests, readSignedCall } from './signed-requ
 import { WalletAccounts } from './wallet-accounts';
 import { WalletAuthStore } from './wallet-auth.store';
 import { WalletSessions } from './wallet-sessions';
+import { WalletClock } from './wallet-clock';
 
 /**
  * `DELETE /auth/credentials/{id}`: 202 with a payload to sign, then the retry signed by a live
@@ -17,6 +18,7 @@ import { WalletSessions } from './wallet-sessions';
 @Injectable()
 export class CredentialRemoval {
   constructor(
+    private readonly clock: WalletClock,
     private readonly store: WalletAuthStore,
     private readonly query: WalletAuthQuery,
     private readonly accounts: WalletAccounts,
@@ -33,7 +35,7 @@ export class CredentialRemoval {
     const credential = wallet.credentials[credentialId];
     if (!credential) throw credentialNotFound();
     if (credentialCount(wallet) <= 1) throw lastCredentialError();
-    const now = new Date();
+    const now = this.clock.now();
     if (call.kind === 'first') {
       const { challenge } = await this.signed.issue({
         platformId,

@@ -13,6 +13,7 @@ import { SignedCallHeaders, SignedRequests } from './signed-requests';
 import { WalletAccounts } from './wallet-accounts';
 import { WalletAuthStore } from './wallet-auth.store';
 import { IssuedSession, WalletSessions } from './wallet-sessions';
+import { WalletClock } from './wallet-clock';
 
 interface KeyCredential {
   platformId: string;
@@ -29,6 +30,7 @@ interface KeyCredential {
 @Injectable()
 export class KeyLogin {
   constructor(
+    private readonly clock: WalletClock,
     private readonly store: WalletAuthStore,
     private readonly accounts: WalletAccounts,
     private readonly signed: SignedRequests,
@@ -46,7 +48,7 @@ export class KeyLogin {
       const constraint = clientPublicKey === undefined ? 'REQUIRED' : 'FORMAT';
       throw new ValidationError([{ field: 'clientPublicKey', constraint, message: `clientPublicKey is required for PASSKEY: ${key.reason}` }]);
     }
-    const now = new Date();
+    const now = this.clock.now();
     const wallet = await this.store.loadWallet(input.accountId);
     const { request } = await this.signed.issue({
       platformId: input.platformId,
@@ -88,7 +90,7 @@ export class KeyLogin {
     if (requestIdHeader === undefined || requestIdHeader.trim() === '') {
       throw walletSignatureError('REQUEST_ID_MISSING', 'Request-Id header (the requestId of the passkey challenge) is missing');
     }
-    const now = new Date();
+    const now = this.clock.now();
     const scope = { platformId: input.platformId, accountId: input.accountId, action: 'PASSKEY_LOGIN' as const, targetId: input.credential.credentialId };
     const request = await this.signed.pending(requestIdHeader.trim(), scope, now);
     const wallet = await this.store.loadWallet(input.accountId);
@@ -132,7 +134,7 @@ export class KeyLogin {
   async oauthVerify(input: KeyCredential, body: { oidcToken: string; clientPublicKey: string }): Promise<HttpResult<IssuedSession>> {
     const key = checkClientPublicKey(body.clientPublicKey);
     if (!key.ok) throw new ValidationError([{ field: 'clientPublicKey', constraint: 'FORMAT', message: key.reason }]);
-    const now = new Date();
+    const now = this.clock.now();
     const checked = checkOidcTokenForVerify(body.oidcToken, { registered: input.credential.oauth!, clientPublicKey: body.clientPublicKey, nowMs: now.getTime() });
     if (!checked.ok && checked.kind === 'MALFORMED') throw new ValidationError([{ field: 'oidcToken', constraint: 'FORMAT', message: checked.reason }]);
     if (!checked.ok) throw walletUnauthorized(checked.reason, checked.kind === 'REJECTED' ? checked.check : undefined);

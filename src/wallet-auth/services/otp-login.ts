@@ -16,6 +16,7 @@ import { SignedCall, SignedRequests } from './signed-requests';
 import { WalletAccounts } from './wallet-accounts';
 import { WalletAuthStore } from './wallet-auth.store';
 import { IssuedSession, WalletSessions } from './wallet-sessions';
+import { WalletClock } from './wallet-clock';
 
 interface OtpCredential {
   platformId: string;
@@ -33,6 +34,7 @@ interface OtpCredential {
 @Injectable()
 export class OtpLogin {
   constructor(
+    private readonly clock: WalletClock,
     private readonly store: WalletAuthStore,
     private readonly accounts: WalletAccounts,
     private readonly signed: SignedRequests,
@@ -43,7 +45,7 @@ export class OtpLogin {
 
   /** Issues a fresh target and (outside the sandbox) sends a fresh code; answers the credential with the bundle. */
   async challenge(input: OtpCredential): Promise<CredentialView & { otpEncryptionTargetBundle: string }> {
-    const now = new Date();
+    const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + OTP_CHALLENGE_LIFETIME_MS);
     const challengeId = uuidv7(now.getTime());
     const target = createOtpTarget();
@@ -78,7 +80,7 @@ export class OtpLogin {
 
   /** Leg 1: decrypt and check the code, spend the challenge, answer the token to sign (202). */
   private async checkCode(input: OtpCredential, body: { encryptedOtpBundle: string }, rawBody: unknown): Promise<HttpResult<unknown>> {
-    const now = new Date();
+    const now = this.clock.now();
     const { credential } = input;
     const wallet = await this.store.loadWallet(input.accountId);
     const challenge = wallet.otpChallenges[credential.credentialId];
@@ -137,7 +139,7 @@ export class OtpLogin {
 
   /** Leg 2: the token stamped by the TEK it names opens a session whose key is that TEK (200). */
   private async finish(input: OtpCredential, rawBody: unknown, call: Extract<SignedCall, { kind: 'retry' }>): Promise<HttpResult<IssuedSession>> {
-    const now = new Date();
+    const now = this.clock.now();
     const wallet = await this.store.loadWallet(input.accountId);
     const { request } = await this.signed.redeem({
       scope: { platformId: input.platformId, accountId: input.accountId, action: 'OTP_LOGIN', targetId: input.credential.credentialId },

@@ -13,6 +13,7 @@ import { SignedCallHeaders, SignedRequests, readSignedCall } from './signed-requ
 import { WalletAccounts } from './wallet-accounts';
 import { WalletAuthStore } from './wallet-auth.store';
 import { WalletSessions } from './wallet-sessions';
+import { WalletClock } from './wallet-clock';
 
 /**
  * `DELETE /auth/sessions/{id}` (signed by any live session of the wallet, 204) and
@@ -21,6 +22,7 @@ import { WalletSessions } from './wallet-sessions';
 @Injectable()
 export class SessionActions {
   constructor(
+    private readonly clock: WalletClock,
     private readonly store: WalletAuthStore,
     private readonly query: WalletAuthQuery,
     private readonly accounts: WalletAccounts,
@@ -29,7 +31,7 @@ export class SessionActions {
   ) {}
 
   async revoke(platformId: string, sessionId: string, headers: SignedCallHeaders): Promise<HttpResult<unknown>> {
-    const now = new Date();
+    const now = this.clock.now();
     const session = await this.liveSession(platformId, sessionId, now, () => sessionNotFound());
     const call = readSignedCall(headers);
     const wallet = await this.store.loadWallet(session.accountId);
@@ -62,7 +64,7 @@ export class SessionActions {
     const body = validateBody(ClientPublicKeyDto, rawBody);
     const key = checkClientPublicKey(body.clientPublicKey);
     if (!key.ok) throw new ValidationError([{ field: 'clientPublicKey', constraint: 'FORMAT', message: key.reason }]);
-    const now = new Date();
+    const now = this.clock.now();
     // A session that has ended cannot vouch for a new one: log in again instead.
     const session = await this.liveSession(platformId, sessionId, now, () =>
       walletUnauthorized('The session is no longer active (expired or revoked); log in again', 'SESSION_NOT_ACTIVE'),

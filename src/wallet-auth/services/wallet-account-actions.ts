@@ -14,6 +14,7 @@ import { SignedCallHeaders, SignedRequests, readSignedCall } from './signed-requ
 import { WalletAccounts } from './wallet-accounts';
 import { WalletAuthStore } from './wallet-auth.store';
 import { WalletSessions } from './wallet-sessions';
+import { WalletClock } from './wallet-clock';
 
 /** The wallet secret: 32 random bytes, created on first export and kept sealed in the KeyVault. */
 const WALLET_SECRET_BYTES = 32;
@@ -26,6 +27,7 @@ const WALLET_SECRET_BYTES = 32;
 @Injectable()
 export class WalletAccountActions {
   constructor(
+    private readonly clock: WalletClock,
     private readonly store: WalletAuthStore,
     private readonly accounts: WalletAccounts,
     private readonly internalAccounts: InternalAccountsQuery,
@@ -89,7 +91,7 @@ export class WalletAccountActions {
     activity: { type: (typeof WALLET_ACTIVITY_TYPES)[keyof typeof WALLET_ACTIVITY_TYPES]; parameters: Record<string, unknown> },
   ): Promise<{ kind: 'challenge'; result: HttpResult<unknown> } | { kind: 'signed'; requestId: string; now: Date }> {
     const call = readSignedCall(headers);
-    const now = new Date();
+    const now = this.clock.now();
     const wallet = await this.store.loadWallet(accountId);
     const scope = { platformId, accountId, action, targetId: accountId };
     if (call.kind === 'first') {

@@ -12,6 +12,7 @@ import { SessionView, sessionView } from '../queries/wallet-auth.views';
 import { SESSION_LIFETIME_MS } from '../wallet-auth.constants';
 import { walletSignatureError } from '../wallet-auth.errors';
 import { WalletAuthStore } from './wallet-auth.store';
+import { WalletClock } from './wallet-clock';
 
 /** The session a signature may come from; everything else about it is checked here. */
 export interface SignerRule {
@@ -38,6 +39,7 @@ export function publicKeyFingerprint(publicKeyHex: string): string {
 @Injectable()
 export class WalletSessions {
   constructor(
+    private readonly clock: WalletClock,
     private readonly store: WalletAuthStore,
     private readonly query: WalletAuthQuery,
   ) {}
@@ -46,7 +48,7 @@ export class WalletSessions {
    * The live session of this wallet whose key made `verified`, or WALLET_SIGNATURE_INVALID. In the
    * sandbox the literal stands for the wallet's newest live session that the rule allows.
    */
-  async authorise(platformId: string, accountId: string, verified: VerifiedWalletSignature, rule: SignerRule = {}, now = new Date()): Promise<SessionRecord> {
+  async authorise(platformId: string, accountId: string, verified: VerifiedWalletSignature, rule: SignerRule = {}, now = this.clock.now()): Promise<SessionRecord> {
     const fingerprint = verified.publicKeyCompressedHex === null ? null : sha256Hex(verified.publicKeyCompressedHex);
     const candidates = await this.query.findLiveSessionIds(platformId, accountId, fingerprint, now);
     let wallet: WalletState | null = null;
