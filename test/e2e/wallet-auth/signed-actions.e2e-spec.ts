@@ -64,6 +64,21 @@ describe('embedded wallet signed actions', () => {
     expectError(await retryPrivacy(wallet, headers), 401, 'UNAUTHORIZED', 'Request-Id was already used; request ids are single use');
   });
 
+  it('two signed retries racing with one Request-Id: exactly one is performed', async () => {
+    const wallet = await createWallet(testApp);
+    const { key } = await login(wallet);
+    const body = { type: 'SMS_OTP', accountId: wallet.accountId, phoneNumber: '+14155550199' };
+    const challenge = (await testApp.platform.api.post('/auth/credentials').send(body).expect(202)).body;
+    const headers = { 'Service-Wallet-Signature': stampPayload(challenge.payloadToSign, key), 'Request-Id': challenge.requestId };
+    const answers = await Promise.all([0, 1, 2].map(() => testApp.platform.api.post('/auth/credentials').set(headers).send(body)));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 401, 401]);
+    for (const refused of answers.filter((answer) => answer.status === 401)) {
+      expect(refused.body.details.reason).toBe('Request-Id was already used; request ids are single use');
+    }
+    const credentials = (await testApp.platform.api.get('/auth/credentials').query({ accountId: wallet.accountId }).expect(200)).body.data;
+    expect(credentials.map((credential: { type: string }) => credential.type)).toEqual(['EMAIL_OTP', 'SMS_OTP']);
+  });
+
   it('a retry with a signature but no Request-Id is REQUEST_ID_MISSING; a Request-Id without a signature is WALLET_SIGNATURE_MISSING', async () => {
     const wallet = await createWallet(testApp);
     const { key } = await login(wallet);
