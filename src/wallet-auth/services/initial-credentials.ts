@@ -43,7 +43,7 @@ export class InitialCredentials {
   async openForWallet(input: { platformId: string; accountId: string; customerId: string; openedAt: string }): Promise<void> {
     const email = await this.customerEmail(input.customerId);
     if (email === null) return;
-    await this.store.handleWallet(input.accountId, {
+    const handled = await this.store.handleWallet(input.accountId, {
       type: 'RegisterInitialCredential',
       platformId: input.platformId,
       accountId: input.accountId,
@@ -51,6 +51,9 @@ export class InitialCredentials {
       email,
       now: input.openedAt,
     });
+    // The reactor may have opened it first: the POST /customers answer still waits until the read
+    // model shows it.
+    if (handled.events.length === 0) await this.store.includeWalletInOwnWrites(input.accountId);
   }
 
   /**

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EventStoreService, HandledCommand } from '../../infra/event-store/event-store.service';
 import { parseId, streamNameFor } from '../../infra/ids';
+import { recordAppendedPosition } from '../../infra/request-context';
 import { WalletRequestCommand, WalletRequestState, walletRequestDecider } from '../domain/request/request.decider';
 import { WalletRequestEvent } from '../domain/request/request.events';
 import { WalletSessionCommand, WalletSessionState, walletSessionDecider } from '../domain/session/session.decider';
@@ -30,6 +31,15 @@ export class WalletAuthStore {
 
   handleWallet(accountId: string, command: WalletCommand): Promise<HandledCommand<WalletState, WalletEvent>> {
     return this.events.handle(this.walletStream(accountId), walletDecider, command);
+  }
+
+  /**
+   * Makes the current request wait (read-your-writes) for the wallet stream as it is now, even when
+   * this request appended nothing because a reactor did the same work first.
+   */
+  async includeWalletInOwnWrites(accountId: string): Promise<void> {
+    const events = await this.events.readStream(this.walletStream(accountId));
+    if (events.length > 0) recordAppendedPosition(events[events.length - 1].position);
   }
 
   async loadRequest(requestId: string): Promise<WalletRequestState> {
