@@ -41,7 +41,7 @@ export class CredentialRegistration {
     const accountId = body.accountId;
     await this.accounts.requireWallet(platformId, accountId);
     const now = this.clock.now();
-    const credential = await this.describe(platformId, accountId, body, now);
+    const credential = await this.describe(platformId, body, now);
     const wallet = await this.store.loadWallet(accountId);
     assertRegistrable(wallet, credential);
     await this.assertUniqueOnPlatform(platformId, accountId, credential);
@@ -119,8 +119,8 @@ export class CredentialRegistration {
     }
   }
 
-  /** Checks the credential's own proof (attestation, OIDC claims) and platform-wide uniqueness. */
-  private async describe(platformId: string, accountId: string, body: CreateCredentialBody, now: Date): Promise<CredentialDetails> {
+  /** The credential to register, once its own proof (attestation, OIDC claims) checks out. */
+  private async describe(platformId: string, body: CreateCredentialBody, now: Date): Promise<CredentialDetails> {
     const base = { credentialId: newId('AuthMethod', now.getTime()), email: null, phoneNumber: null, passkey: null, oauth: null };
     switch (body.type) {
       case 'EMAIL_OTP': {
