@@ -1,8 +1,10 @@
 import { Projection } from '../src/infra/projections/projection';
+import { cardsProjection } from './cards/cards.projection';
 import { customersProjection } from './customers/customers.projection';
 import { externalAccountsProjection } from './external-accounts/external-accounts.projection';
 import { internalAccountsProjection } from './internal-accounts/internal-accounts.projection';
 import { platformConfigProjection } from './platform-config/platform-config.projection';
+import { quotesProjection } from './quotes/quotes.projection';
 import { transactionsProjection } from './transactions/transactions.projection';
 import { walletAuthProjection } from './wallet-auth/wallet-auth.projection';
 
@@ -16,5 +18,7 @@ export const ALL_PROJECTIONS: Projection[] = [
   internalAccountsProjection,
   externalAccountsProjection,
   transactionsProjection,
+  cardsProjection,
+  quotesProjection,
   walletAuthProjection,
 ];

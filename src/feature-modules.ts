@@ -1,7 +1,9 @@
 import { Type } from '@nestjs/common';
 import { AccountsModule } from './accounts/accounts.module';
+import { CardsModule } from './cards/cards.module';
 import { CustomersHttpModule } from './customers/customers-http.module';
 import { ExchangeRatesModule } from './quotes/exchange-rates.module';
+import { QuotesModule } from './quotes/quotes.module';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { WalletAuthModule } from './wallet-auth/wallet-auth.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -17,5 +19,7 @@ export const FEATURE_MODULES: Type<unknown>[] = [
   CustomersHttpModule,
   ExchangeRatesModule,
   WebhooksModule,
+  CardsModule,
+  QuotesModule,
   WalletAuthModule,
 ];
