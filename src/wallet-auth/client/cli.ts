@@ -1,7 +1,8 @@
 /**
  * `npm run wallet -- <command>`: an embedded-wallet client for a running sandbox, built on the
  * client toolkit. `walkthrough` takes a new user through everything: a customer and its wallet,
- * email OTP login, then a signed action. Other commands work on an existing wallet.
+ * email OTP login, a signed action, then a quote from the wallet executed with a stamp by the
+ * session key. Other commands work on an existing wallet.
  *
  * Connection: WALLET_API_URL (default http://localhost:8080/2025-10-13), PLATFORM_CLIENT_ID and
  * PLATFORM_CLIENT_SECRET (or --client-id / --client-secret), else the sandbox credentials saved
@@ -10,18 +11,20 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { walletKeyPairFromPrivateKey } from './keys';
-import { WalletApi, WalletApiError, WalletLogin } from './wallet-api';
+import { WalletApi, WalletApiError, WalletLogin, embeddedWalletPayload } from './wallet-api';
 
 const USAGE = `Usage: npm run wallet -- <command> [options]
 
 Commands:
-  walkthrough [--email <address>] [--otp <code>]      new customer + wallet, email OTP login, a signed action
+  walkthrough [--email <address>] [--otp <code>]      new customer + wallet, email OTP login, a signed action,
+                                                      then a funded quote from the wallet, executed with a stamp
   login --account <id> [--credential <id>] [--otp <code>] [--key-file <path>]
                                                       email/SMS OTP login; saves the session key to the key file
   credentials --account <id>                          the wallet's credentials
   sessions --account <id>                             the wallet's live sessions
   privacy --account <id> --private <true|false> [--key-file <path>]
                                                       signed PATCH /internal-accounts/{id}
+  execute --quote <id> [--key-file <path>]            POST /quotes/{id}/execute stamped with the saved session key
 
 Options: --base-url <url> --client-id <id> --client-secret <secret>   (default key file: wallet-session.json)`;
 
@@ -112,7 +115,53 @@ async function walkthrough(api: WalletApi, options: Options): Promise<Record<str
   step('signed action: PATCH /internal-accounts/{id} {privateEnabled: true} -> 202 payloadToSign, stamped with the session key, retried -> 200');
   const account = await api.updatePrivacy(accountId, true, login.sessionKey);
   step(`wallet privacy: privateEnabled=${account.privateEnabled}`);
-  return { customerId: customer.id, accountId, sessionId: login.session.id };
+  const quote = await fundedQuote(api, customer.id, accountId);
+  const executed = await executeQuote(api, quote, login);
+  return { customerId: customer.id, accountId, sessionId: login.session.id, quoteId: quote.id, quoteStatus: executed.status };
+}
+
+/** Funds the wallet (sandbox), adds a USD bank account for the customer and quotes 5 USDB to it. */
+async function fundedQuote(api: WalletApi, customerId: string, accountId: string): Promise<any> {
+  await api.expect(api.request('POST', `/sandbox/internal-accounts/${encodeURIComponent(accountId)}/fund`, { body: { amount: 10_000_000 } }), 200, 'fund wallet');
+  step('wallet funded with 10 USDB (sandbox)');
+  const external = await api.expect(
+    api.request('POST', '/customers/external-accounts', {
+      body: {
+        customerId,
+        currency: 'USD',
+        accountInfo: {
+          accountType: 'USD_ACCOUNT',
+          accountNumber: '123456789',
+          routingNumber: '021000021',
+          beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Wallet Walkthrough' },
+        },
+      },
+    }),
+    201,
+    'create external account',
+  );
+  const quote = await api.expect(
+    api.request('POST', '/quotes', {
+      body: {
+        source: { sourceType: 'ACCOUNT', accountId },
+        destination: { destinationType: 'ACCOUNT', accountId: external.id },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 5_000_000,
+      },
+    }),
+    201,
+    'create quote',
+  );
+  step(`quote ${quote.id}: ${quote.totalSendingAmount} USDB minor units -> ${quote.totalReceivingAmount} USD cents, expires ${quote.expiresAt}`);
+  return quote;
+}
+
+async function executeQuote(api: WalletApi, quote: any, login: Pick<WalletLogin, 'sessionKey'>): Promise<any> {
+  const payload = JSON.parse(embeddedWalletPayload(quote)) as { type: string };
+  step(`signing the quote's EMBEDDED_WALLET payloadToSign (${payload.type}) with the session key`);
+  const executed = await api.executeQuote(quote, login.sessionKey);
+  step(`executed: ${executed.status}`);
+  return executed;
 }
 
 async function main(): Promise<void> {
@@ -144,6 +193,12 @@ async function main(): Promise<void> {
     case 'privacy': {
       const key = loadKey(keyFile);
       result = await api.updatePrivacy(required(options, 'account'), required(options, 'private') === 'true', walletKeyPairFromPrivateKey(key.privateKey));
+      break;
+    }
+    case 'execute': {
+      const key = loadKey(keyFile);
+      const quote = await api.expect(api.request('GET', `/quotes/${encodeURIComponent(required(options, 'quote'))}`), 200, 'get quote');
+      result = await executeQuote(api, quote, { sessionKey: walletKeyPairFromPrivateKey(key.privateKey) });
       break;
     }
     default:

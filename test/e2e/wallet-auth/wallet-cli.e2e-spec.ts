@@ -3,6 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { createUsdExternalAccount } from '../../support/customer-fixtures';
+import { accountQuoteBody, quoteWithStatus } from '../../support/quote-fixtures';
 import { TestApp, startTestApp } from '../../support/test-app';
 
 const run = promisify(execFile);
@@ -37,11 +39,15 @@ describe('wallet CLI', () => {
     return { stdout, result: line ? JSON.parse(line.slice('RESULT '.length)) : undefined };
   }
 
-  it('walks a new user through wallet creation, email OTP login and a signed action, then logs in again and signs from a key file', async () => {
+  it('walks a new user through wallet creation, email OTP login, a signed action and a signed execute, then signs from a key file', async () => {
     const walkthrough = await cli('walkthrough', '--email', 'cli.user@example.com');
     expect(walkthrough.stdout).toContain('OTP login with EMAIL_OTP credential');
     expect(walkthrough.stdout).toContain('wallet privacy: privateEnabled=true');
-    const { accountId, sessionId } = walkthrough.result;
+    expect(walkthrough.stdout).toContain("signing the quote's EMBEDDED_WALLET payloadToSign (ACTIVITY_TYPE_EXECUTE_QUOTE)");
+    const { accountId, sessionId, customerId, quoteId, quoteStatus } = walkthrough.result;
+    expect(quoteId).toMatch(/^Quote:/);
+    expect(quoteStatus).toBe('PROCESSING');
+    await quoteWithStatus(testApp.platform.api, quoteId, 'COMPLETED');
     expect(accountId).toMatch(/^InternalAccount:/);
     expect(sessionId).toMatch(/^Session:/);
 
@@ -56,6 +62,11 @@ describe('wallet CLI', () => {
     expect(privacy.result).toMatchObject({ id: accountId, privateEnabled: false });
     const sessions = await cli('sessions', '--account', accountId);
     expect(sessions.result.map((session: { id: string }) => session.id)).toEqual([sessionId, login.result.id]);
+
+    const external = await createUsdExternalAccount(testApp.platform.api, customerId, '789');
+    const quote = (await testApp.platform.api.post('/quotes').send(accountQuoteBody(accountId, external.id, 1_000_000)).expect(201)).body;
+    const executed = await cli('execute', '--quote', quote.id, '--key-file', keyFile);
+    expect(executed.result).toMatchObject({ id: quote.id, status: 'PROCESSING' });
   });
 
   it('fails with a message and exit code 1 on a bad request', async () => {

@@ -1,5 +1,7 @@
-import { SoftwarePasskey, sandboxOidcToken } from '../../../src/wallet-auth/client';
+import { SoftwarePasskey, embeddedWalletPayload, sandboxOidcToken } from '../../../src/wallet-auth/client';
 import { initialCredentialId } from '../../../src/wallet-auth/services/initial-credentials';
+import { createUsdExternalAccount, fund } from '../../support/customer-fixtures';
+import { accountQuoteBody, quoteWithStatus } from '../../support/quote-fixtures';
 import { TestApp, startTestApp } from '../../support/test-app';
 import { decryptBundle, encryptOtpBundle, generateClientKeyPair, stampPayload, verifyVerificationToken } from '../../support/wallet-client';
 import { SANDBOX_PASSKEY, createWallet } from './wallet-fixtures';
@@ -9,7 +11,8 @@ const SESSION_MS = 15 * 60 * 1000;
 /**
  * The issue's "Done when", over HTTP: a new embedded wallet logs in by email OTP, adds a passkey
  * and an OAuth credential through signed retries, logs in with each, refreshes and revokes
- * sessions, exports and changes its privacy. Client crypto: the real @turnkey libraries.
+ * sessions, exports, changes its privacy and executes a quote with a stamp. Client crypto: the
+ * real @turnkey libraries.
  */
 describe('embedded wallet journey', () => {
   let testApp: TestApp;
@@ -40,7 +43,7 @@ describe('embedded wallet journey', () => {
     expect(sessions.body).toEqual({ data: [] });
   });
 
-  it('logs in by email OTP, adds a passkey and an OAuth credential by signed retries, logs in with each, refreshes, revokes, exports', async () => {
+  it('logs in by email OTP, adds a passkey and an OAuth credential by signed retries, logs in with each, refreshes, revokes, exports, executes a quote', async () => {
     const api = testApp.platform.api;
     const wallet = await createWallet(testApp);
     const config = await api.get('/config').expect(200);
@@ -199,5 +202,16 @@ describe('embedded wallet journey', () => {
       .send(privacyBody)
       .expect(200);
     expect(patched.body).toMatchObject({ id: wallet.accountId, type: 'EMBEDDED_WALLET', privateEnabled: true });
+
+    // Execute a quote from the wallet: one call, stamped over the quote's payloadToSign by a live session key.
+    await fund(api, wallet.accountId, 10_000_000);
+    const external = await createUsdExternalAccount(api, wallet.customerId, '789');
+    const quote = (await api.post('/quotes').send(accountQuoteBody(wallet.accountId, external.id, 2_000_000)).expect(201)).body;
+    const executed = await api
+      .post(`/quotes/${quote.id}/execute`)
+      .set('Service-Wallet-Signature', await stampPayload(embeddedWalletPayload(quote), nextKey))
+      .expect(200);
+    expect(executed.body).toMatchObject({ id: quote.id, status: 'PROCESSING' });
+    await quoteWithStatus(api, quote.id, 'COMPLETED');
   });
 });
