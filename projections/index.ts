@@ -6,6 +6,7 @@ import { internalAccountsProjection } from './internal-accounts/internal-account
 import { platformConfigProjection } from './platform-config/platform-config.projection';
 import { quotesProjection } from './quotes/quotes.projection';
 import { transactionsProjection } from './transactions/transactions.projection';
+import { walletAuthProjection } from './wallet-auth/wallet-auth.projection';
 
 /**
  * Every read model. Add a projection here (one line) and the runner creates, catches up and
@@ -19,4 +20,5 @@ export const ALL_PROJECTIONS: Projection[] = [
   transactionsProjection,
   cardsProjection,
   quotesProjection,
+  walletAuthProjection,
 ];

@@ -5,6 +5,7 @@ import { CustomersHttpModule } from './customers/customers-http.module';
 import { ExchangeRatesModule } from './quotes/exchange-rates.module';
 import { QuotesModule } from './quotes/quotes.module';
 import { SandboxModule } from './sandbox/sandbox.module';
+import { WalletAuthModule } from './wallet-auth/wallet-auth.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 /**
@@ -20,4 +21,5 @@ export const FEATURE_MODULES: Type<unknown>[] = [
   WebhooksModule,
   CardsModule,
   QuotesModule,
+  WalletAuthModule,
 ];

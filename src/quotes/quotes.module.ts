@@ -1,17 +1,18 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
 import { CustomersModule } from '../customers/customers.module';
-import { APP_CONFIG, AppConfig } from '../infra/config';
 import { ReactorRegistry } from '../infra/infra.module';
 import { TaskScheduler } from '../infra/queue/task-scheduler';
 import { EventStoreService } from '../infra/event-store/event-store.service';
 import { PlatformsModule } from '../platforms/platforms.module';
 import { WebhookMappers } from '../webhooks/webhook-mappers';
+import { WalletQuoteSignatureVerifier } from '../wallet-auth/services/quote-signature.verifier';
+import { WalletAuthModule } from '../wallet-auth/wallet-auth.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { readStreamUpTo } from '../webhooks/read-stream-up-to';
 import { QuoteCreationService } from './creation/quote-creation.service';
 import { ExchangeRatesModule } from './exchange-rates.module';
-import { QUOTE_EXECUTION_SIGNATURE_VERIFIER, SignatureOnlyQuoteVerifier } from './execution/quote-execution-signature';
+import { QUOTE_EXECUTION_SIGNATURE_VERIFIER } from './execution/quote-execution-signature';
 import { QuoteExecutionService } from './execution/quote-execution.service';
 import { QuotesController } from './http/quotes.controller';
 import { SandboxSendController } from './http/sandbox-send.controller';
@@ -28,11 +29,11 @@ import { QuoteSettlementService } from './settlement/quote-settlement.service';
  * OUTGOING_PAYMENT.* webhooks.
  *
  * QUOTE_EXECUTION_SIGNATURE_VERIFIER checks `Service-Wallet-Signature` for EMBEDDED_WALLET
- * sources; the embedded-wallet context replaces this provider with one that also requires the key
+ * sources: the embedded-wallet context's WalletQuoteSignatureVerifier, which also requires the key
  * to be a live session key of the wallet.
  */
 @Module({
-  imports: [AccountsModule, CustomersModule, PlatformsModule, ExchangeRatesModule, WebhooksModule],
+  imports: [AccountsModule, CustomersModule, PlatformsModule, ExchangeRatesModule, WebhooksModule, WalletAuthModule],
   controllers: [QuotesController, SandboxSendController],
   providers: [
     QuoteStore,
@@ -40,11 +41,8 @@ import { QuoteSettlementService } from './settlement/quote-settlement.service';
     QuoteExecutionService,
     QuoteSettlementService,
     QuotesQuery,
-    {
-      provide: QUOTE_EXECUTION_SIGNATURE_VERIFIER,
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => new SignatureOnlyQuoteVerifier(config.mode === 'sandbox'),
-    },
+    // The embedded-wallet context's verifier: the signature must come from a live session key of the source wallet.
+    { provide: QUOTE_EXECUTION_SIGNATURE_VERIFIER, useExisting: WalletQuoteSignatureVerifier },
   ],
   exports: [QuotesQuery, QuoteStore],
 })

@@ -3,6 +3,7 @@ import { TestApp, startTestApp } from '../../support/test-app';
 import { createUsdExternalAccount, fund } from '../../support/customer-fixtures';
 import { accountQuoteBody, balances, fundedCustomer, quoteToSuffix, quoteWithStatus } from '../../support/quote-fixtures';
 import { generateClientKeyPair, stampPayload } from '../../support/wallet-client';
+import { WalletApi } from '../../../src/wallet-auth/client';
 
 /**
  * `POST /quotes/{quoteId}/execute`, row by row of SPEC.md's execute response table and the quote
@@ -165,12 +166,22 @@ describe('quotes: execute', () => {
       expect((await api().get(`/quotes/${quote.id}`).expect(200)).body.status).toBe('PENDING');
     });
 
-    it('a stamp over the exact payloadToSign (real ApiKeyStamper) executes; so does the sandbox literal', async () => {
+    /** Logs the wallet in by email OTP (its initial credential) and answers the session key. */
+    const walletSessionKey = async (walletAccountId: string) => {
+      const client = new WalletApi({ baseUrl: testApp.baseUrl, clientId: testApp.platform.clientId, clientSecret: testApp.platform.clientSecret });
+      const [credential] = await client.listCredentials(walletAccountId);
+      return (await client.loginWithOtp(credential.id)).sessionKey;
+    };
+
+    it('a stamp over the exact payloadToSign (real ApiKeyStamper) by a live session key executes; so does the sandbox literal', async () => {
       const { owner, quote, payloadToSign } = await walletQuote();
-      const stamp = await stampPayload(payloadToSign, generateClientKeyPair());
+      const stranger = await stampPayload(payloadToSign, generateClientKeyPair());
+      expect((await api().post(`/quotes/${quote.id}/execute`).set('Service-Wallet-Signature', stranger).expect(401)).body.code).toBe('WALLET_SIGNATURE_INVALID');
+      const stamp = await stampPayload(payloadToSign, await walletSessionKey(owner.accounts.USDB.id));
       expect((await api().post(`/quotes/${quote.id}/execute`).set('Service-Wallet-Signature', stamp).expect(200)).body.status).toBe('PROCESSING');
       expect(await balances(api(), owner.accounts.USDB.id)).toEqual({ available: 15_000_000, total: 20_000_000 });
       const literal = await walletQuote();
+      await walletSessionKey(literal.owner.accounts.USDB.id);
       expect((await api().post(`/quotes/${literal.quote.id}/execute`).set('Service-Wallet-Signature', 'sandbox-valid-signature').expect(200)).body.status).toBe('PROCESSING');
     });
 

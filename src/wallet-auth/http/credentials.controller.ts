@@ -1,0 +1,53 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { HttpResult } from '../../infra/http/http-result';
+import { requirePathId } from '../../shared/validation/path-ids';
+import { WalletAuthQuery } from '../queries/wallet-auth.query';
+import { CredentialView } from '../queries/wallet-auth.views';
+import { CredentialRegistration } from '../services/credential-registration';
+import { CredentialRemoval } from '../services/credential-removal';
+import { WalletAccounts } from '../services/wallet-accounts';
+import { WalletLogins } from '../services/wallet-logins';
+import { PlatformRequest, requireAccountIdQuery, signedCallHeaders } from './wallet-request';
+
+/** Embedded-wallet credentials and their login flows (SPEC.md "Embedded wallet authentication operations"). */
+@Controller('auth/credentials')
+export class CredentialsController {
+  constructor(
+    private readonly query: WalletAuthQuery,
+    private readonly accounts: WalletAccounts,
+    private readonly registration: CredentialRegistration,
+    private readonly removal: CredentialRemoval,
+    private readonly logins: WalletLogins,
+  ) {}
+
+  @Get()
+  async list(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>): Promise<{ data: CredentialView[] }> {
+    const accountId = requireAccountIdQuery(query);
+    await this.accounts.requireWallet(request.platform.platformId, accountId);
+    return { data: await this.query.listCredentials(request.platform.platformId, accountId) };
+  }
+
+  @Post()
+  async create(@Req() request: PlatformRequest, @Body() body: unknown): Promise<HttpResult<unknown>> {
+    return this.registration.register(request.platform.platformId, body, signedCallHeaders(request));
+  }
+
+  @Post(':credentialId/challenge')
+  @HttpCode(200)
+  async challenge(@Req() request: PlatformRequest, @Param('credentialId') credentialId: string, @Body() body: unknown): Promise<HttpResult<unknown>> {
+    requirePathId('AuthMethod', 'credentialId', credentialId);
+    return this.logins.challenge(request.platform.platformId, credentialId, body);
+  }
+
+  @Post(':credentialId/verify')
+  async verify(@Req() request: PlatformRequest, @Param('credentialId') credentialId: string, @Body() body: unknown): Promise<HttpResult<unknown>> {
+    requirePathId('AuthMethod', 'credentialId', credentialId);
+    return this.logins.verify(request.platform.platformId, credentialId, body, signedCallHeaders(request));
+  }
+
+  @Delete(':credentialId')
+  async remove(@Req() request: PlatformRequest, @Param('credentialId') credentialId: string): Promise<HttpResult<unknown>> {
+    requirePathId('AuthMethod', 'credentialId', credentialId);
+    return this.removal.remove(request.platform.platformId, credentialId, signedCallHeaders(request));
+  }
+}

@@ -1,0 +1,27 @@
+import { Body, Controller, Param, Patch, Post, Req } from '@nestjs/common';
+import { HttpResult } from '../../infra/http/http-result';
+import { requirePathId } from '../../shared/validation/path-ids';
+import { WalletAccountActions } from '../services/wallet-account-actions';
+import { PlatformRequest, signedCallHeaders } from './wallet-request';
+
+/**
+ * The signed actions on an EMBEDDED_WALLET internal account (SPEC.md): `PATCH
+ * /internal-accounts/{id}` (privacy) and `POST /internal-accounts/{id}/export`. They live in the
+ * wallet context; the accounts context keeps the reads of `/internal-accounts`.
+ */
+@Controller('internal-accounts')
+export class WalletAccountsController {
+  constructor(private readonly actions: WalletAccountActions) {}
+
+  @Patch(':accountId')
+  async updatePrivacy(@Req() request: PlatformRequest, @Param('accountId') accountId: string, @Body() body: unknown): Promise<HttpResult<unknown>> {
+    requirePathId('InternalAccount', 'id', accountId);
+    return this.actions.updatePrivacy(request.platform.platformId, accountId, body, signedCallHeaders(request));
+  }
+
+  @Post(':accountId/export')
+  async export(@Req() request: PlatformRequest, @Param('accountId') accountId: string, @Body() body: unknown): Promise<HttpResult<unknown>> {
+    requirePathId('InternalAccount', 'id', accountId);
+    return this.actions.export(request.platform.platformId, accountId, body, signedCallHeaders(request));
+  }
+}

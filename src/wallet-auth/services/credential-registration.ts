@@ -1,0 +1,167 @@
+import { Injectable } from '@nestjs/common';
+import { sha256Hex } from '../../infra/crypto/encoding';
+import { verifyPasskeyRegistration } from '../../infra/crypto/webauthn';
+import { DomainError, ValidationError } from '../../infra/domain/domain-error';
+import { HttpResult, withStatus } from '../../infra/http/http-result';
+import { newId } from '../../infra/ids';
+import { WALLET_ACTIVITY_TYPES } from '../../shared/wallet-payloads';
+import { checkOidcTokenForRegistration } from '../crypto/oidc-token';
+import { assertRegistrable, credentialCount } from '../domain/wallet/wallet.decider';
+import { CredentialDetails } from '../domain/wallet/wallet.events';
+import { CreateCredentialBody, parseCreateCredentialBody } from '../http/credential-body';
+import { WalletAuthQuery } from '../queries/wallet-auth.query';
+import { CredentialView, credentialView } from '../queries/wallet-auth.views';
+import { walletUnauthorized } from '../wallet-auth.errors';
+import { SignedCallHeaders, SignedRequests, bodyHash, readSignedCall } from './signed-requests';
+import { WalletAccounts } from './wallet-accounts';
+import { WalletAuthStore } from './wallet-auth.store';
+import { WalletSessions } from './wallet-sessions';
+import { WalletClock } from './wallet-clock';
+
+/**
+ * `POST /auth/credentials`. A wallet without credentials registers its first one directly (201);
+ * a wallet that has one answers 202 with a payload to sign, and the signed retry (a live session
+ * of the wallet) registers it (201). Every check runs on both calls, and the decider repeats the
+ * uniqueness rules against the credential set of the moment.
+ */
+@Injectable()
+export class CredentialRegistration {
+  constructor(
+    private readonly clock: WalletClock,
+    private readonly store: WalletAuthStore,
+    private readonly query: WalletAuthQuery,
+    private readonly accounts: WalletAccounts,
+    private readonly signed: SignedRequests,
+    private readonly sessions: WalletSessions,
+  ) {}
+
+  async register(platformId: string, rawBody: unknown, headers: SignedCallHeaders): Promise<HttpResult<unknown>> {
+    const body = parseCreateCredentialBody(rawBody);
+    const call = readSignedCall(headers);
+    const accountId = body.accountId;
+    await this.accounts.requireWallet(platformId, accountId);
+    const now = this.clock.now();
+    const credential = await this.describe(platformId, body, now);
+    const wallet = await this.store.loadWallet(accountId);
+    assertRegistrable(wallet, credential);
+    await this.assertUniqueOnPlatform(platformId, accountId, credential);
+
+    if (call.kind === 'first' && credentialCount(wallet) === 0) {
+      return withStatus(201, await this.record(platformId, accountId, credential, wallet.credentialSetVersion, null, now));
+    }
+    if (call.kind === 'first') {
+      const { challenge } = await this.signed.issue({
+        platformId,
+        accountId,
+        action: 'ADD_CREDENTIAL',
+        targetId: accountId,
+        credentialType: body.type,
+        body: rawBody,
+        credentialSetVersion: wallet.credentialSetVersion,
+        activity: {
+          type: WALLET_ACTIVITY_TYPES.ADD_CREDENTIAL,
+          parameters: { credentialType: body.type, nickname: credential.nickname, bodySha256: bodyHash(rawBody) },
+        },
+        now,
+      });
+      return withStatus(202, challenge);
+    }
+    const { request } = await this.signed.redeem({
+      scope: { platformId, accountId, action: 'ADD_CREDENTIAL', targetId: accountId },
+      retry: call,
+      body: rawBody,
+      credentialSetVersion: wallet.credentialSetVersion,
+      sandbox: this.accounts.sandbox,
+      authorise: async (verified) => (await this.sessions.authorise(platformId, accountId, verified, {}, now)).sessionId,
+      now,
+    });
+    return withStatus(201, await this.record(platformId, accountId, credential, request.credentialSetVersion, request.requestId, now));
+  }
+
+  private async record(
+    platformId: string,
+    accountId: string,
+    credential: CredentialDetails,
+    expectedCredentialSetVersion: number,
+    requestId: string | null,
+    now: Date,
+  ): Promise<CredentialView> {
+    await this.store.handleWallet(accountId, {
+      type: 'RegisterCredential',
+      platformId,
+      accountId,
+      credential,
+      expectedCredentialSetVersion,
+      requestId,
+      now: now.toISOString(),
+    });
+    return credentialView({
+      credentialId: credential.credentialId,
+      accountId,
+      credentialType: credential.credentialType,
+      webAuthnCredentialId: credential.passkey?.webAuthnCredentialId ?? null,
+      nickname: credential.nickname,
+      registeredAt: now.toISOString(),
+    });
+  }
+
+  /**
+   * Uniqueness across the platform's wallets, from the read model (the wallet's own rules, which
+   * the decider enforces exactly, are checked first): an email is one wallet's EMAIL_OTP, a
+   * passkey logs in to one wallet.
+   */
+  private async assertUniqueOnPlatform(platformId: string, accountId: string, credential: CredentialDetails): Promise<void> {
+    if (credential.email !== null && (await this.query.isEmailUsedElsewhere(platformId, credential.email, accountId))) {
+      throw new DomainError('EMAIL_OTP_EMAIL_ALREADY_EXISTS', 'This email address is already the EMAIL_OTP credential of another wallet');
+    }
+    if (credential.passkey !== null && (await this.query.isPasskeyRegistered(platformId, credential.passkey.webAuthnCredentialId))) {
+      throw new DomainError('PASSKEY_CREDENTIAL_ALREADY_EXISTS', 'A passkey with this WebAuthn credential id is already registered');
+    }
+  }
+
+  /** The credential to register, once its own proof (attestation, OIDC claims) checks out. */
+  private async describe(platformId: string, body: CreateCredentialBody, now: Date): Promise<CredentialDetails> {
+    const base = { credentialId: newId('AuthMethod', now.getTime()), email: null, phoneNumber: null, passkey: null, oauth: null };
+    switch (body.type) {
+      case 'EMAIL_OTP': {
+        const email = body.email.trim();
+        return { ...base, credentialType: 'EMAIL_OTP', nickname: body.nickname ?? email, email };
+      }
+      case 'SMS_OTP':
+        return { ...base, credentialType: 'SMS_OTP', nickname: body.nickname ?? body.phoneNumber, phoneNumber: body.phoneNumber };
+      case 'PASSKEY': {
+        const config = await this.accounts.webAuthnConfig(platformId);
+        const result = await verifyPasskeyRegistration({
+          attestation: body.attestation,
+          expectedChallenge: body.challenge,
+          allowedOrigins: config.allowedOrigins,
+          rpId: config.rpId,
+        });
+        if (!result.ok && result.reason === 'MALFORMED') {
+          const field = /^challenge/.test(result.message) ? 'challenge' : 'attestation';
+          throw new ValidationError([{ field, constraint: 'FORMAT', message: result.message }]);
+        }
+        if (!result.ok) throw walletUnauthorized(result.message, result.reason);
+        return {
+          ...base,
+          credentialType: 'PASSKEY',
+          nickname: body.nickname.trim(),
+          passkey: {
+            webAuthnCredentialId: result.credential.credentialId,
+            publicKey: result.credential.publicKey,
+            counter: result.credential.counter,
+            transports: result.credential.transports,
+            registrationChallengeHash: sha256Hex(body.challenge),
+          },
+        };
+      }
+      case 'OAUTH': {
+        const checked = checkOidcTokenForRegistration(body.oidcToken, now.getTime());
+        if (!checked.ok && checked.kind === 'MALFORMED') throw new ValidationError([{ field: 'oidcToken', constraint: 'FORMAT', message: checked.reason }]);
+        if (!checked.ok) throw walletUnauthorized(checked.reason, checked.kind === 'REJECTED' ? checked.check : undefined);
+        const email = typeof checked.claims.email === 'string' && checked.claims.email !== '' ? checked.claims.email : null;
+        return { ...base, credentialType: 'OAUTH', nickname: body.nickname ?? email ?? checked.identity.sub, oauth: checked.identity };
+      }
+    }
+  }
+}

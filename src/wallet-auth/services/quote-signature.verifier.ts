@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '../../infra/domain/domain-error';
+import { QuoteExecutionSignatureVerifier, QuoteSignatureInput, QuoteSignatureResult } from '../../quotes/execution/quote-execution-signature';
+import { verifyWalletSignatureHeader } from '../crypto/wallet-signature';
+import { WalletAccounts } from './wallet-accounts';
+import { WalletSessions } from './wallet-sessions';
+
+/**
+ * The full check of `Service-Wallet-Signature` on `POST /quotes/{id}/execute` (SPEC.md
+ * "Authentication" 6, sandbox rule 9): present, well formed, a valid P-256 signature over the
+ * quote's stored payloadToSign, made with a key of a live (unexpired, unrevoked) session of the
+ * source wallet. QuotesModule provides it for its QUOTE_EXECUTION_SIGNATURE_VERIFIER port.
+ */
+@Injectable()
+export class WalletQuoteSignatureVerifier implements QuoteExecutionSignatureVerifier {
+  constructor(
+    private readonly accounts: WalletAccounts,
+    private readonly sessions: WalletSessions,
+  ) {}
+
+  async verify(input: QuoteSignatureInput): Promise<QuoteSignatureResult> {
+    const verified = verifyWalletSignatureHeader(input.header, input.quote.payloadToSign, { sandbox: this.accounts.sandbox });
+    if (!verified.ok) return { ok: false, code: verified.code, reason: verified.reason };
+    try {
+      await this.sessions.authorise(input.platformId, input.quote.walletAccountId, verified);
+      return { ok: true };
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'WALLET_SIGNATURE_INVALID') {
+        return { ok: false, code: 'WALLET_SIGNATURE_INVALID', reason: error.message };
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { EventStoreService, HandledCommand } from '../../infra/event-store/event-store.service';
+import { parseId, streamNameFor } from '../../infra/ids';
+import { recordAppendedPosition } from '../../infra/request-context';
+import { WalletRequestCommand, WalletRequestState, walletRequestDecider } from '../domain/request/request.decider';
+import { WalletRequestEvent } from '../domain/request/request.events';
+import { WalletSessionCommand, WalletSessionState, walletSessionDecider } from '../domain/session/session.decider';
+import { WalletSessionEvent } from '../domain/session/session.events';
+import { WalletCommand, WalletState, walletDecider } from '../domain/wallet/wallet.decider';
+import { WalletEvent } from '../domain/wallet/wallet.events';
+import { walletAccountNotFound } from '../wallet-auth.errors';
+
+/**
+ * The context's three stream kinds: `walletAuth-<account uuid>` (credentials of one wallet),
+ * `request-<uuid>` (a pending signed request) and `session-<uuid>`. Every write goes through the
+ * event store's read/decide/append loop with the expected revision.
+ */
+@Injectable()
+export class WalletAuthStore {
+  constructor(private readonly events: EventStoreService) {}
+
+  walletStream(accountId: string): string {
+    const uuid = parseId('InternalAccount', accountId);
+    if (!uuid) throw walletAccountNotFound();
+    return `walletAuth-${uuid}`;
+  }
+
+  async loadWallet(accountId: string): Promise<WalletState> {
+    return (await this.events.load(this.walletStream(accountId), walletDecider)).state;
+  }
+
+  handleWallet(accountId: string, command: WalletCommand): Promise<HandledCommand<WalletState, WalletEvent>> {
+    return this.events.handle(this.walletStream(accountId), walletDecider, command);
+  }
+
+  /**
+   * Makes the current request wait (read-your-writes) for the wallet stream as it is now, even when
+   * this request appended nothing because a reactor did the same work first.
+   */
+  async includeWalletInOwnWrites(accountId: string): Promise<void> {
+    const events = await this.events.readStream(this.walletStream(accountId));
+    if (events.length > 0) recordAppendedPosition(events[events.length - 1].position);
+  }
+
+  async loadRequest(requestId: string): Promise<WalletRequestState> {
+    return (await this.events.load(streamNameFor(requestId), walletRequestDecider)).state;
+  }
+
+  handleRequest(requestId: string, command: WalletRequestCommand): Promise<HandledCommand<WalletRequestState, WalletRequestEvent>> {
+    return this.events.handle(streamNameFor(requestId), walletRequestDecider, command);
+  }
+
+  async loadSession(sessionId: string): Promise<WalletSessionState> {
+    return (await this.events.load(streamNameFor(sessionId), walletSessionDecider)).state;
+  }
+
+  handleSession(sessionId: string, command: WalletSessionCommand): Promise<HandledCommand<WalletSessionState, WalletSessionEvent>> {
+    return this.events.handle(streamNameFor(sessionId), walletSessionDecider, command);
+  }
+}
