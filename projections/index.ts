@@ -3,6 +3,7 @@ import { customersProjection } from './customers/customers.projection';
 import { externalAccountsProjection } from './external-accounts/external-accounts.projection';
 import { internalAccountsProjection } from './internal-accounts/internal-accounts.projection';
 import { platformConfigProjection } from './platform-config/platform-config.projection';
+import { scaFactorsProjection } from './sca-factors/sca-factors.projection';
 import { transactionsProjection } from './transactions/transactions.projection';
 
 /**
@@ -15,4 +16,5 @@ export const ALL_PROJECTIONS: Projection[] = [
   internalAccountsProjection,
   externalAccountsProjection,
   transactionsProjection,
+  scaFactorsProjection,
 ];

@@ -3,6 +3,7 @@ import { AccountsModule } from './accounts/accounts.module';
 import { CustomersHttpModule } from './customers/customers-http.module';
 import { ExchangeRatesModule } from './quotes/exchange-rates.module';
 import { SandboxModule } from './sandbox/sandbox.module';
+import { ScaModule } from './sca/sca.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 /**
@@ -16,4 +17,5 @@ export const FEATURE_MODULES: Type<unknown>[] = [
   CustomersHttpModule,
   ExchangeRatesModule,
   WebhooksModule,
+  ScaModule,
 ];
