@@ -1,4 +1,5 @@
 import { Projection } from '../src/infra/projections/projection';
+import { cardsProjection } from './cards/cards.projection';
 import { customersProjection } from './customers/customers.projection';
 import { externalAccountsProjection } from './external-accounts/external-accounts.projection';
 import { internalAccountsProjection } from './internal-accounts/internal-accounts.projection';
@@ -16,5 +17,6 @@ export const ALL_PROJECTIONS: Projection[] = [
   internalAccountsProjection,
   externalAccountsProjection,
   transactionsProjection,
+  cardsProjection,
   scaFactorsProjection,
 ];

@@ -1,5 +1,6 @@
 import { Type } from '@nestjs/common';
 import { AccountsModule } from './accounts/accounts.module';
+import { CardsModule } from './cards/cards.module';
 import { CustomersHttpModule } from './customers/customers-http.module';
 import { ExchangeRatesModule } from './quotes/exchange-rates.module';
 import { SandboxModule } from './sandbox/sandbox.module';
@@ -17,5 +18,6 @@ export const FEATURE_MODULES: Type<unknown>[] = [
   CustomersHttpModule,
   ExchangeRatesModule,
   WebhooksModule,
+  CardsModule,
   ScaModule,
 ];

@@ -1,10 +1,14 @@
 import 'reflect-metadata';
+import type { Server } from 'node:http';
 import { INestApplication } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { ProcessRole, loadConfig } from './infra/config';
 import { logger } from './infra/logger';
 import { resolveInfrastructure } from './infra/runtime/infrastructure';
 import { PlatformsService } from './platforms/platforms.service';
+
+/** Past this, a stuck shutdown gives up and exits with code 1. */
+const SHUTDOWN_TIMEOUT_MS = 15_000;
 
 /**
  * `node dist/src/main.js [api|projector|worker ...]`: with no role, one process runs all three
@@ -17,25 +21,46 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env, infrastructure);
   if (requested.length > 0) config.roles = new Set(requested);
 
-  let app: INestApplication | null = null;
+  let startup: Promise<INestApplication> | null = null;
   let stopping = false;
+  // Stops in dependency order: HTTP first (no new requests; those in flight finish while the
+  // projector still runs, so their reads still see their writes), then the projector, workers,
+  // queues and pool (Nest's shutdown hooks), then the embedded Postgres and Redis.
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info('shutting down', { signal });
-    const force = setTimeout(() => process.exit(1), 15_000);
+    const force = setTimeout(() => {
+      process.stderr.write(`Shutdown did not finish within ${SHUTDOWN_TIMEOUT_MS} ms; exiting anyway\n`);
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS);
     force.unref();
+    let exitCode = 0;
     try {
-      if (app) await app.close();
-    } finally {
-      await infrastructure.stop();
-      process.exit(0);
+      const app = await startup?.catch(() => null);
+      if (app) {
+        await closeHttpServer(app);
+        await app.close();
+      }
+    } catch (error) {
+      exitCode = 1;
+      logger.error('shutdown failed', { error: error instanceof Error ? error.message : String(error) });
     }
+    try {
+      await infrastructure.stop();
+    } catch (error) {
+      exitCode = 1;
+      logger.error('stopping the embedded servers failed', { error: error instanceof Error ? error.message : String(error) });
+    }
+    logger.info('stopped', { signal, exitCode });
+    process.exit(exitCode);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-  app = await createApp(config);
+  startup = createApp(config);
+  const app = await startup;
+  if (stopping) return;
   if (config.roles.has('api')) {
     if (config.mode === 'sandbox') await app.get(PlatformsService).bootstrapSandboxPlatform();
     await app.listen(config.port, process.env.HOST || '0.0.0.0');
@@ -44,6 +69,16 @@ async function main(): Promise<void> {
   } else {
     process.stdout.write(`Running roles: ${[...config.roles].join(', ')}\n`);
   }
+}
+
+/** Stops accepting connections and waits for the requests in flight (idle keep-alive sockets close at once). */
+function closeHttpServer(app: INestApplication): Promise<void> {
+  const server = app.getHttpServer() as Server;
+  if (!server?.listening) return Promise.resolve();
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
 }
 
 main().catch((error) => {

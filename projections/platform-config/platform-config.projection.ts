@@ -22,7 +22,7 @@ export const platformConfigProjection: Projection = {
     const data = event.data as Record<string, any>;
     if (event.type === 'PlatformRegistered') {
       const config = data.config;
-      await tx.query(
+      tx.execute(
         `INSERT INTO ${tx.table('platform_configs')}
            (platform_id, name, webhook_endpoint, supported_currencies, fee_configs, embedded_wallet_config, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $7) ON CONFLICT (platform_id) DO NOTHING`,
@@ -53,7 +53,7 @@ export const platformConfigProjection: Projection = {
       params.push(column === 'webhook_endpoint' ? value : JSON.stringify(value));
       sets.push(`${column} = $${params.length}`);
     }
-    await tx.query(
+    tx.execute(
       `UPDATE ${tx.table('platform_configs')} SET ${[...sets, 'updated_at = $2'].join(', ')} WHERE platform_id = $1`,
       params,
     );

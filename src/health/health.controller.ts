@@ -1,18 +1,29 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { Pool } from 'pg';
-import { EVENT_STORE, EventStore, positionToString } from '../infra/event-store/event-store.port';
+import { ALL_PROJECTIONS } from '../../projections';
+import { EVENT_STORE, EventStore } from '../infra/event-store/event-store.port';
 import { HttpResult, withStatus } from '../infra/http/http-result';
 import { Public } from '../infra/http/route-metadata';
 import { PG_POOL } from '../infra/postgres/pool';
+import { ConsumerStatus, projectionsStatus } from '../infra/projections/projection-status';
 import { QUEUE_SERVICE, QueueService } from '../infra/queue/queue.service';
-import { readCheckpoints } from '../infra/projections/checkpoints';
 
-/** Projector lag (events) above which the service reports itself not ready. */
-const MAX_READY_LAG_EVENTS = 10_000;
+/** A projection further behind than this (events, or age of its oldest unprocessed event) makes the service not ready. */
+export const MAX_READY_LAG_EVENTS = 10_000;
+export const MAX_READY_LAG_SECONDS = 30;
+const CHECK_TIMEOUT_MS = 2000;
+
+type CheckStatus = 'ok' | 'degraded' | 'down';
 
 /**
- * `GET /health/live`: the process answers. `GET /health`: readiness with details: Postgres,
- * Redis, each projection's and reactor's position and lag, and the job queues' counts.
+ * `GET /health/live`: the process answers. `GET /health`: readiness with details.
+ * - 503 `unavailable` when Postgres or Redis does not answer, or a projection lags more than
+ *   MAX_READY_LAG_EVENTS events or MAX_READY_LAG_SECONDS seconds (reads would be stale, and
+ *   every write would wait out the read-your-writes bound);
+ * - 200 `degraded` when a projection or reactor is stuck on an event (`lastError`) but still
+ *   within those bounds, or a reactor lags: requests are served, an operator should look;
+ * - 200 `ok` otherwise.
+ * Details: each projection's and reactor's position, lag and error, and the job queues' counts.
  */
 @Controller('health')
 @Public()
@@ -30,66 +41,66 @@ export class HealthController {
 
   @Get()
   async ready(): Promise<HttpResult> {
-    const checks: Record<string, unknown> = {};
-    let healthy = true;
-    const started = Date.now();
-    try {
-      await this.pool.query('SELECT 1');
-      checks.postgres = { status: 'ok', latencyMs: Date.now() - started };
-    } catch (error) {
-      healthy = false;
-      checks.postgres = { status: 'down', error: String(error) };
-    }
-    const redisStarted = Date.now();
-    try {
-      await withTimeout(this.queues.redis().ping(), 1000);
-      checks.redis = { status: 'ok', latencyMs: Date.now() - redisStarted };
-    } catch (error) {
-      healthy = false;
-      checks.redis = { status: 'down', error: String(error) };
-    }
-    try {
-      const head = await this.store.headPosition();
-      const checkpoints = await readCheckpoints(this.pool);
-      const consumers: Record<string, unknown> = {};
-      for (const checkpoint of checkpoints.values()) {
-        const lagEvents = await this.lagEvents(checkpoint.position.commit, checkpoint.position.prepare);
-        if (checkpoint.kind === 'projection' && lagEvents > MAX_READY_LAG_EVENTS) healthy = false;
-        consumers[checkpoint.name] = {
-          kind: checkpoint.kind,
-          version: checkpoint.version,
-          position: positionToString(checkpoint.position),
-          lagEvents,
-          eventsApplied: checkpoint.eventsApplied,
-          updatedAt: checkpoint.updatedAt,
-        };
-      }
-      checks.projections = { status: 'ok', head: positionToString(head), consumers };
-    } catch (error) {
-      checks.projections = { status: 'unknown', error: String(error) };
-    }
-    try {
-      checks.queues = await withTimeout(this.queues.counts(), 1000);
-    } catch (error) {
-      checks.queues = { status: 'unknown', error: String(error) };
-    }
-    return withStatus(healthy ? 200 : 503, { status: healthy ? 'ok' : 'degraded', checks });
+    const [postgres, redis, projections, queues] = await Promise.all([
+      this.timed(() => this.pool.query('SELECT 1')),
+      this.timed(() => this.queues.redis().ping()),
+      this.projectionsCheck(),
+      withTimeout(this.queues.counts(), CHECK_TIMEOUT_MS).catch((error) => ({ status: 'unknown', error: String(error) })),
+    ]);
+    const statuses: CheckStatus[] = [postgres.status, redis.status, projections.status];
+    const overall = statuses.includes('down') ? 'unavailable' : statuses.includes('degraded') ? 'degraded' : 'ok';
+    return withStatus(overall === 'unavailable' ? 503 : 200, {
+      status: overall,
+      checks: { postgres, redis, projections, queues },
+    });
   }
 
-  /** Events in the log after a position (Postgres adapter); -1 when it cannot be counted. */
-  private async lagEvents(commit: bigint, prepare: bigint): Promise<number> {
+  private async timed(probe: () => Promise<unknown>): Promise<{ status: CheckStatus; latencyMs?: number; error?: string }> {
+    const started = Date.now();
     try {
-      const result = await this.pool.query(
-        `SELECT count(*)::int AS lag FROM events WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)`,
-        [commit < 0n ? '0' : commit.toString(), prepare.toString()],
+      await withTimeout(probe(), CHECK_TIMEOUT_MS);
+      return { status: 'ok', latencyMs: Date.now() - started };
+    } catch (error) {
+      return { status: 'down', error: String(error) };
+    }
+  }
+
+  private async projectionsCheck(): Promise<{ status: CheckStatus; head?: string; reasons?: string[]; consumers?: Record<string, unknown>; error?: string }> {
+    try {
+      const status = await withTimeout(
+        projectionsStatus(this.pool, this.store, ALL_PROJECTIONS, { lagCountCap: MAX_READY_LAG_EVENTS + 1 }),
+        CHECK_TIMEOUT_MS,
       );
-      return result.rows[0].lag;
-    } catch {
-      return -1;
+      const reasons: string[] = [];
+      let worst: CheckStatus = 'ok';
+      for (const consumer of status.consumers) {
+        const tooFarBehind = consumer.lagEvents > MAX_READY_LAG_EVENTS || consumer.lagSeconds > MAX_READY_LAG_SECONDS;
+        if (consumer.kind === 'projection' && tooFarBehind) {
+          worst = 'down';
+          reasons.push(`projection ${consumer.name} lags ${describeLag(consumer)}`);
+        } else if (consumer.lastError || tooFarBehind) {
+          if (worst === 'ok') worst = 'degraded';
+          reasons.push(consumer.lastError ? `${consumer.kind} ${consumer.name} is stuck: ${consumer.lastError}` : `reactor ${consumer.name} lags ${describeLag(consumer)}`);
+        }
+      }
+      const consumers: Record<string, unknown> = {};
+      for (const { name, ...rest } of status.consumers) consumers[name] = rest;
+      return { status: worst, head: status.head, ...(reasons.length ? { reasons } : {}), consumers };
+    } catch (error) {
+      // Postgres being down is reported by its own check.
+      return { status: 'degraded', error: String(error) };
     }
   }
 }
 
+function describeLag(consumer: ConsumerStatus): string {
+  return `${consumer.lagCapped ? 'over ' : ''}${consumer.lagEvents} events, ${consumer.lagSeconds} s`;
+}
+
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms))]);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -8,6 +8,7 @@ import { EventStoreService } from '../infra/event-store/event-store.service';
 import { newId, streamNameFor } from '../infra/ids';
 import { logger } from '../infra/logger';
 import { PG_POOL } from '../infra/postgres/pool';
+import { READ_MODEL_WAITER, READ_YOUR_WRITES_TIMEOUT_MS, ReadModelWaiter } from '../infra/projections/read-model-waiter';
 import { DEFAULT_SANDBOX_CONFIG, platformDecider } from './domain/platform/platform.decider';
 import { PlatformConfig } from './domain/platform/platform.events';
 import { PLATFORM_CREDENTIALS_DDL, PlatformCredentialStore } from './platform-credentials';
@@ -26,6 +27,7 @@ export class PlatformsService {
     private readonly events: EventStoreService,
     private readonly credentials: PlatformCredentialStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(READ_MODEL_WAITER) private readonly waiter: ReadModelWaiter,
   ) {}
 
   async ensureSchema(): Promise<void> {
@@ -38,7 +40,7 @@ export class PlatformsService {
     const platformId = newId('Platform');
     const clientId = options.clientId ?? `client_${randomBytes(8).toString('hex')}`;
     const clientSecret = options.clientSecret ?? `secret_${randomBytes(24).toString('base64url')}`;
-    await this.events.handle(streamNameFor(platformId), platformDecider, {
+    const registered = await this.events.handle(streamNameFor(platformId), platformDecider, {
       type: 'RegisterPlatform',
       platformId,
       name: options.name ?? 'Sandbox platform',
@@ -46,6 +48,8 @@ export class PlatformsService {
       now: new Date().toISOString(),
     });
     await this.credentials.store(platformId, clientId, clientSecret);
+    // The credentials are usable at once: GET /config must find the platform's read model.
+    if (registered.position) await this.waiter.waitFor(registered.position, READ_YOUR_WRITES_TIMEOUT_MS);
     return { platformId, clientId, clientSecret };
   }
 

@@ -6,7 +6,7 @@ import {
   EventStoreContractHarness,
   runEventStoreContract,
 } from '../../src/infra/event-store/event-store.contract';
-import { NewEvent, RecordedEvent, START_POSITION, Subscription } from '../../src/infra/event-store/event-store.port';
+import { NewEvent, Position, RecordedEvent, START_POSITION, Subscription } from '../../src/infra/event-store/event-store.port';
 import { PostgresEventStore, PostgresEventStoreOptions } from '../../src/infra/event-store/postgres-event-store';
 import { uuidv7 } from '../../src/infra/ids';
 
@@ -58,7 +58,8 @@ interface PostgresHarness extends EventStoreContractHarness {
 async function postgresHarness(options: PostgresEventStoreOptions = {}): Promise<PostgresHarness> {
   const database = await createTestDatabase();
   const pool = new Pool({ connectionString: database.url, max: 24 });
-  // DROP DATABASE ... WITH (FORCE) at the end terminates idle connections: not an error here.
+  // pool.end() resolves before its sockets have closed; the DROP DATABASE ... WITH (FORCE) that
+  // follows may end them first, which an idle client reports as an error on the pool.
   pool.on('error', () => undefined);
   await PostgresEventStore.ensureSchema(pool);
   const store = new PostgresEventStore(pool, options);
@@ -121,8 +122,18 @@ describe('PostgresEventStore specifics', () => {
     await harness?.dispose();
   }, 30_000);
 
+  /**
+   * The head once every event committed in this database is visible. Transactions of other test
+   * files (other databases of the same server) hold the visibility horizon back for a moment, so
+   * the previous test's events may still be hidden: a head read then would be stale.
+   */
+  async function visibleHead(): Promise<Position> {
+    await waitUntilAsync(async () => !(await harness.store.hasHiddenEvents()), 10_000);
+    return harness.store.headPosition();
+  }
+
   it('creates its schema idempotently when several processes boot at once', async () => {
-    const pools = Array.from({ length: 4 }, () => new Pool({ connectionString: harness.database.url, max: 1 }));
+    const pools = Array.from({ length: 4 }, () => new Pool({ connectionString: harness.database.url, max: 1 }).on('error', () => undefined));
     try {
       await Promise.all(pools.map((pool) => PostgresEventStore.ensureSchema(pool)));
       await PostgresEventStore.ensureSchema(pools[0]);
@@ -146,7 +157,7 @@ describe('PostgresEventStore specifics', () => {
   });
 
   it('hides events committed after an older transaction that is still open, then delivers both in order', async () => {
-    const head = await harness.store.headPosition();
+    const head = await visibleHead();
     const olderStream = `pgTest-${uuidv7()}`;
     const youngerStream = `pgTest-${uuidv7()}`;
     const client = await harness.pool.connect();
@@ -172,7 +183,7 @@ describe('PostgresEventStore specifics', () => {
   });
 
   it('drops events of a rolled-back transaction', async () => {
-    const head = await harness.store.headPosition();
+    const head = await visibleHead();
     const stream = `pgTest-${uuidv7()}`;
     const client = await harness.pool.connect();
     try {
@@ -191,7 +202,7 @@ describe('PostgresEventStore specifics', () => {
     const otherPool = new Pool({ connectionString: harness.database.url, max: 4 });
     otherPool.on('error', () => undefined);
     const otherStore = new PostgresEventStore(otherPool, { notify: true, pollIntervalMs: 60_000 });
-    const head = await harness.store.headPosition();
+    const head = await visibleHead();
     const subscription = otherStore.subscribeToAll({ from: head });
     const received: RecordedEvent[] = [];
     const consumed = consume(subscription, received);
@@ -204,13 +215,15 @@ describe('PostgresEventStore specifics', () => {
       // test files' open transactions can hold them back past the head this test read.
       await waitUntil(() => received.some((recorded) => recorded.streamName === stream), 5_000);
       expect(received.filter((recorded) => recorded.streamName === stream)).toHaveLength(1);
-    } finally {
       await subscription.stop();
       await consumed;
       await otherStore.close();
+      expect(otherPool.totalCount - otherPool.idleCount).toBe(0);
+    } finally {
+      await subscription.stop();
+      await otherStore.close();
+      await otherPool.end();
     }
-    expect(otherPool.totalCount - otherPool.idleCount).toBe(0);
-    await otherPool.end();
   });
 });
 

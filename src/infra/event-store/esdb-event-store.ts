@@ -119,6 +119,19 @@ export class EsdbEventStore implements EventStore {
     return events;
   }
 
+  /** EventStoreDB has no count: pages through $all, which is why callers cap it. */
+  async countEventsAfter(from: Position, max: number): Promise<number> {
+    let counted = 0;
+    let cursor = from;
+    while (counted < max) {
+      const page = await this.readAll({ from: cursor, limit: Math.min(1000, max - counted) });
+      if (page.length === 0) break;
+      counted += page.length;
+      cursor = page[page.length - 1].position;
+    }
+    return counted;
+  }
+
   async headPosition(): Promise<Position> {
     for await (const resolved of this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 4096 })) {
       const event = toRecordedEvent(resolved);

@@ -190,6 +190,60 @@ export function runEventStoreContract(name: string, factory: EventStoreContractF
       expect(await store.readAll({ from: headBefore, limit: 10 })).toEqual([]);
     });
 
+    it('counts the events after a position, up to a maximum', async () => {
+      const before = await store.headPosition();
+      const stream = newStreamName();
+      const appended = await appendAndReturn(store, stream, range(0, 5).map((n) => newEvent('Counted', { n })), 'no_stream');
+      await waitForHeadAtLeast(store, appended[4].position);
+      expect(await store.countEventsAfter(before, 100)).toBeGreaterThanOrEqual(5);
+      expect(await store.countEventsAfter(appended[1].position, 100)).toBe(3);
+      expect(await store.countEventsAfter(appended[1].position, 2)).toBe(2);
+      expect(await store.countEventsAfter(appended[4].position, 100)).toBe(0);
+    });
+
+    it('lets exactly one of several writers racing on the same expected revision win', async () => {
+      const stream = newStreamName();
+      await store.appendToStream(stream, [newEvent('Opened')], { expectedRevision: 'no_stream' });
+      const racers = range(0, 8).map((n) => [newEvent('Raced', { n }), newEvent('Raced', { n })]);
+      const outcomes = await Promise.allSettled(
+        racers.map((events) => store.appendToStream(stream, events, { expectedRevision: 0 })),
+      );
+      const winners = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+      expect(winners).toHaveLength(1);
+      for (const outcome of outcomes) {
+        if (outcome.status === 'rejected') {
+          expect(outcome.reason).toBeInstanceOf(ConcurrencyError);
+          expect((outcome.reason as ConcurrencyError).actual).toBe(2);
+        }
+      }
+      const read = await store.readStream(stream);
+      expect(read.map((event) => event.revision)).toEqual([0, 1, 2]);
+      expect(new Set(read.slice(1).map((event) => event.data.n)).size).toBe(1);
+
+      const missing = newStreamName();
+      const creators = await Promise.allSettled(
+        range(0, 6).map(() => store.appendToStream(missing, [newEvent('Created')], { expectedRevision: 'no_stream' })),
+      );
+      expect(creators.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+      const created = await store.readStream(missing);
+      expect(created).toHaveLength(1);
+      // Later tests read $all from the head they see first: let these events become visible.
+      await waitForHeadAtLeast(store, created[0].position);
+    });
+
+    it("appends every racing 'any' batch, at consecutive revisions", async () => {
+      const stream = newStreamName();
+      const batches = range(0, 8).map((n) => [newEvent('Any', { n }), newEvent('Any', { n })]);
+      const results = await Promise.all(batches.map((events) => store.appendToStream(stream, events, { expectedRevision: 'any' })));
+      expect(results.map((result) => result.nextExpectedRevision).sort((a, b) => a - b)).toEqual(range(0, 8).map((n) => 2 * n + 1));
+      const read = await store.readStream(stream);
+      expect(read.map((event) => event.revision)).toEqual(range(0, 16));
+      // Each batch stays contiguous.
+      for (let index = 0; index < read.length; index += 2) expect(read[index].data.n).toBe(read[index + 1].data.n);
+      const highest = read.map((event) => event.position).reduce((a, b) => (comparePositions(a, b) >= 0 ? a : b));
+      await waitForHeadAtLeast(store, highest);
+    });
+
     it('reads $all strictly after a position, in order, and reports the head position', async () => {
       const before = await store.headPosition();
       const streamA = newStreamName();

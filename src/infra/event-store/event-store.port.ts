@@ -104,6 +104,11 @@ export interface EventStore {
   subscribeToAll(options?: SubscribeOptions): Subscription;
   /** Position of the newest event visible to readers, or START_POSITION when empty. */
   headPosition(): Promise<Position>;
+  /**
+   * How many events lie strictly after `from`, counting at most `max` (a consumer's lag, for
+   * /health and `projections:status`; counting stops early so a huge lag stays cheap).
+   */
+  countEventsAfter(from: Position, max: number): Promise<number>;
   close(): Promise<void>;
 }
 

@@ -15,19 +15,14 @@ export const EVENT_STORE_NOTIFY_CHANNEL = 'event_store_appended';
 export const WRONG_EXPECTED_REVISION_SQLSTATE = 'ES409';
 
 /**
- * Encodings of the non-numeric expectations passed to `es_append` (numeric expectations are >= 0).
+ * Encodings of the non-numeric expectations passed to `es_append` and the fast path (numeric
+ * expectations are >= 0).
  */
 export const EXPECTED_NO_STREAM = -1;
 export const EXPECTED_ANY = -2;
 export const EXPECTED_STREAM_EXISTS = -3;
 
 export const EVENT_STORE_SCHEMA_SQL = `
-CREATE TABLE IF NOT EXISTS event_streams (
-  stream_name text PRIMARY KEY,
-  -- Revision of the last event in the stream; the row lock taken by es_append serialises writers of one stream.
-  revision bigint NOT NULL
-);
-
 CREATE TABLE IF NOT EXISTS events (
   global_position bigserial PRIMARY KEY,
   transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
@@ -39,6 +34,8 @@ CREATE TABLE IF NOT EXISTS events (
   metadata jsonb NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now(),
   CONSTRAINT events_event_id_key UNIQUE (event_id),
+  -- The optimistic-concurrency guard: two writers expecting the same revision both insert the
+  -- next one, and the second fails on this key once the first commits.
   CONSTRAINT events_stream_revision_key UNIQUE (stream_name, stream_revision)
 );
 
@@ -63,23 +60,30 @@ LANGUAGE sql STABLE AS $fn$
   JOIN events e ON e.event_id = w.event_id
 $fn$;
 
--- Appends a batch in one round trip: checks the expected revision (>= 0 exact, -1 no_stream,
--- -2 any, -3 stream_exists), inserts the events and returns the new last revision and the
--- position of the last event (commit = transaction id, prepare = global_position).
+-- The complete append, for the cases the one-statement fast path (APPEND_FAST_SQL in
+-- postgres-event-store.ts) does not settle: 'any' and 'stream_exists' expectations, retries of a
+-- stored batch, conflicts (raised as ES409 with the actual revision in DETAIL, -1 = no stream),
+-- and appends that NOTIFY inside their transaction. Expectations: >= 0 exact, -1 no_stream,
+-- -2 any, -3 stream_exists. A concurrent append to the same stream can still make the INSERT
+-- fail on events_stream_revision_key: the caller runs this function again, which then reports
+-- the conflict (or the stored batch).
+-- Earlier versions kept each stream's revision in a table of its own and took jsonb[] arrays;
+-- the unique key on events now guards revisions alone (one row written per event, not two).
+DROP FUNCTION IF EXISTS es_append(text, bigint, uuid[], text[], jsonb[], jsonb[], text);
+
 CREATE OR REPLACE FUNCTION es_append(
   p_stream_name text,
   p_expected_revision bigint,
   p_event_ids uuid[],
   p_event_types text[],
-  p_data jsonb[],
-  p_metadata jsonb[],
+  p_data jsonb,
+  p_metadata jsonb,
   p_notify_channel text DEFAULT NULL
 )
 RETURNS TABLE (next_revision bigint, commit_position xid8, prepare_position bigint)
 LANGUAGE plpgsql AS $fn$
 DECLARE
   v_count bigint := coalesce(cardinality(p_event_ids), 0);
-  v_new_revision bigint;
   v_actual_revision bigint;
   v_last_position bigint;
   v_stored record;
@@ -87,53 +91,28 @@ BEGIN
   IF v_count = 0 THEN
     RAISE EXCEPTION 'es_append needs at least one event' USING ERRCODE = '22023';
   END IF;
-  IF cardinality(p_event_types) <> v_count OR cardinality(p_data) <> v_count OR cardinality(p_metadata) <> v_count THEN
+  IF cardinality(p_event_types) <> v_count OR jsonb_array_length(p_data) <> v_count
+     OR jsonb_array_length(p_metadata) <> v_count THEN
     RAISE EXCEPTION 'es_append arrays differ in length' USING ERRCODE = '22023';
   END IF;
-
-  -- 'any' and 'stream_exists' cannot fail on a retry, so a retried batch must be recognised first.
-  IF p_expected_revision < -1 THEN
-    SELECT * INTO v_stored FROM es_stored_batch(p_stream_name, p_expected_revision, p_event_ids);
-    IF v_stored.exact THEN
-      RETURN QUERY SELECT v_stored.last_revision, v_stored.commit_position, v_stored.prepare_position;
-      RETURN;
-    ELSIF v_stored.matched_count > 0 THEN
-      SELECT revision INTO v_actual_revision FROM event_streams WHERE stream_name = p_stream_name;
-      RAISE EXCEPTION 'event ids already stored elsewhere for stream %', p_stream_name
-        USING ERRCODE = 'ES409', DETAIL = coalesce(v_actual_revision, -1)::text;
-    END IF;
-  END IF;
-
-  IF p_expected_revision >= 0 THEN
-    UPDATE event_streams SET revision = revision + v_count
-     WHERE stream_name = p_stream_name AND revision = p_expected_revision
-    RETURNING revision INTO v_new_revision;
-  ELSIF p_expected_revision = -1 THEN
-    INSERT INTO event_streams (stream_name, revision) VALUES (p_stream_name, v_count - 1)
-    ON CONFLICT (stream_name) DO NOTHING
-    RETURNING revision INTO v_new_revision;
-  ELSIF p_expected_revision = -2 THEN
-    INSERT INTO event_streams AS s (stream_name, revision) VALUES (p_stream_name, v_count - 1)
-    ON CONFLICT (stream_name) DO UPDATE SET revision = s.revision + v_count
-    RETURNING s.revision INTO v_new_revision;
-  ELSIF p_expected_revision = -3 THEN
-    UPDATE event_streams SET revision = revision + v_count
-     WHERE stream_name = p_stream_name
-    RETURNING revision INTO v_new_revision;
-  ELSE
+  IF p_expected_revision < -3 THEN
     RAISE EXCEPTION 'invalid expected revision %', p_expected_revision USING ERRCODE = '22023';
   END IF;
 
-  IF v_new_revision IS NULL THEN
-    -- The expectation failed: either a retry of a batch already stored (answer as the first time) or a conflict.
-    IF p_expected_revision >= -1 THEN
-      SELECT * INTO v_stored FROM es_stored_batch(p_stream_name, p_expected_revision, p_event_ids);
-      IF v_stored.exact THEN
-        RETURN QUERY SELECT v_stored.last_revision, v_stored.commit_position, v_stored.prepare_position;
-        RETURN;
-      END IF;
-    END IF;
-    SELECT revision INTO v_actual_revision FROM event_streams WHERE stream_name = p_stream_name;
+  SELECT max(stream_revision) INTO v_actual_revision FROM events WHERE stream_name = p_stream_name;
+
+  SELECT * INTO v_stored FROM es_stored_batch(p_stream_name, p_expected_revision, p_event_ids);
+  IF v_stored.exact THEN
+    RETURN QUERY SELECT v_stored.last_revision, v_stored.commit_position, v_stored.prepare_position;
+    RETURN;
+  ELSIF v_stored.matched_count > 0 THEN
+    RAISE EXCEPTION 'event ids already stored elsewhere for stream %', p_stream_name
+      USING ERRCODE = 'ES409', DETAIL = coalesce(v_actual_revision, -1)::text;
+  END IF;
+
+  IF (p_expected_revision >= 0 AND v_actual_revision IS DISTINCT FROM p_expected_revision)
+     OR (p_expected_revision = -1 AND v_actual_revision IS NOT NULL)
+     OR (p_expected_revision = -3 AND v_actual_revision IS NULL) THEN
     RAISE EXCEPTION 'wrong expected revision for stream %', p_stream_name
       USING ERRCODE = 'ES409', DETAIL = coalesce(v_actual_revision, -1)::text;
   END IF;
@@ -141,8 +120,8 @@ BEGIN
   -- ORDER BY ordinal makes global_position follow the revision order inside the batch.
   WITH inserted AS (
     INSERT INTO events (event_id, stream_name, stream_revision, event_type, data, metadata)
-    SELECT b.event_id, p_stream_name, v_new_revision - v_count + b.ordinal, b.event_type, b.data, b.metadata
-      FROM unnest(p_event_ids, p_event_types, p_data, p_metadata)
+    SELECT b.event_id, p_stream_name, coalesce(v_actual_revision, -1) + b.ordinal, b.event_type, b.data, b.metadata
+      FROM ROWS FROM (unnest(p_event_ids), unnest(p_event_types), jsonb_array_elements(p_data), jsonb_array_elements(p_metadata))
            WITH ORDINALITY AS b(event_id, event_type, data, metadata, ordinal)
      ORDER BY b.ordinal
     RETURNING global_position
@@ -153,7 +132,7 @@ BEGIN
     PERFORM pg_notify(p_notify_channel, '');
   END IF;
 
-  RETURN QUERY SELECT v_new_revision, pg_current_xact_id(), v_last_position;
+  RETURN QUERY SELECT coalesce(v_actual_revision, -1) + v_count, pg_current_xact_id(), v_last_position;
 END
 $fn$;
 `;

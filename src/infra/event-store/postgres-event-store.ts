@@ -71,6 +71,10 @@ const HEAD_POSITION_SQL = `SELECT e.transaction_id::text AS transaction_id, e.gl
   FROM events e WHERE e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
   ORDER BY e.transaction_id DESC, e.global_position DESC LIMIT 1`;
 
+/** Events after a position, capped; committed ones still hidden behind an open transaction count too. */
+const COUNT_AFTER_SQL = `SELECT count(*)::int AS count FROM (
+  SELECT 1 FROM events e WHERE (e.transaction_id, e.global_position) > ($1::text::xid8, $2::bigint) LIMIT $3) AS after`;
+
 /** Whether committed events exist that readers cannot see yet (an older transaction is still open). */
 const HIDDEN_EVENTS_SQL = `SELECT EXISTS (SELECT 1 FROM events
   WHERE transaction_id >= pg_snapshot_xmin(pg_current_snapshot())) AS hidden`;
@@ -79,9 +83,49 @@ const READ_STREAM_SQL = `SELECT ${EVENT_COLUMNS} FROM events e
   WHERE e.stream_name = $1 AND e.stream_revision >= $2
   ORDER BY e.stream_revision LIMIT $3`;
 
+/**
+ * The append's fast path, one statement: inserts the batch at the revisions after the expected
+ * one, provided the expected revision is the stream's last (checked through the unique key on
+ * (stream_name, stream_revision): revision $2 must exist and $2 + 1 must not). Settles exact and
+ * no_stream expectations when nothing is in the way; otherwise it inserts nothing (the expected
+ * revision does not exist) or fails on a unique key (it is not the last, or the batch is a retry),
+ * and es_append settles the case. Data and metadata travel as one JSON array each, cheaper to
+ * encode and decode than Postgres array literals of jsonb.
+ */
+const APPEND_FAST_SQL = `WITH inserted AS (
+  INSERT INTO events (event_id, stream_name, stream_revision, event_type, data, metadata)
+  SELECT b.event_id, $1, $2::bigint + b.ordinal, b.event_type, b.data, b.metadata
+    FROM ROWS FROM (unnest($3::uuid[]), unnest($4::text[]), jsonb_array_elements($5::jsonb), jsonb_array_elements($6::jsonb))
+         WITH ORDINALITY AS b(event_id, event_type, data, metadata, ordinal)
+   WHERE $2::bigint = -1 OR EXISTS (SELECT 1 FROM events s WHERE s.stream_name = $1 AND s.stream_revision = $2::bigint)
+   ORDER BY b.ordinal
+  RETURNING global_position, transaction_id
+)
+SELECT count(*)::int AS inserted, max(global_position)::text AS prepare_position, max(transaction_id::text) AS commit_position
+  FROM inserted`;
+
+/** The fast path for the commonest append, a single event: no arrays to unpack, no sort. */
+const APPEND_ONE_FAST_SQL = `INSERT INTO events (event_id, stream_name, stream_revision, event_type, data, metadata)
+  SELECT $3::uuid, $1::text, $2::bigint + 1, $4::text, $5::jsonb, $6::jsonb
+   WHERE $2::bigint = -1 OR EXISTS (SELECT 1 FROM events s WHERE s.stream_name = $1::text AND s.stream_revision = $2::bigint)
+  RETURNING global_position::text AS prepare_position, transaction_id::text AS commit_position`;
+
 const APPEND_SQL = `SELECT next_revision::text AS next_revision, commit_position::text AS commit_position,
   prepare_position::text AS prepare_position
-  FROM es_append($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[], $7)`;
+  FROM es_append($1, $2, $3::uuid[], $4::text[], $5::jsonb, $6::jsonb, $7)`;
+
+/**
+ * How often a racing append is re-run through es_append before the race is reported as a
+ * conflict. An exact expectation settles on the second run (the revision is taken); only racing
+ * 'any' and 'stream_exists' appenders need more.
+ */
+const MAX_APPEND_ATTEMPTS = 32;
+
+interface FastAppendRow extends QueryResultRow {
+  inserted: number;
+  prepare_position: string | null;
+  commit_position: string | null;
+}
 
 interface EventRow extends QueryResultRow {
   global_position: string;
@@ -196,6 +240,16 @@ export class PostgresEventStore implements EventStore {
     return { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) };
   }
 
+  async countEventsAfter(from: Position, max: number): Promise<number> {
+    const commit = from.commit < 0n ? 0n : from.commit;
+    const result = await this.pool.query<{ count: number }>({
+      name: 'es_count_after',
+      text: COUNT_AFTER_SQL,
+      values: [commit.toString(), from.prepare.toString(), max],
+    });
+    return result.rows[0].count;
+  }
+
   subscribeToAll(options: SubscribeOptions = {}): Subscription {
     if (this.closed) throw new Error('PostgresEventStore is closed');
     const subscription = new PostgresSubscription(this, options.from ?? START_POSITION, this.subscriptionBatchSize);
@@ -295,46 +349,78 @@ export class PostgresEventStore implements EventStore {
     streamName: string,
     events: NewEvent[],
     options: AppendOptions,
-    retryOnDuplicateId: boolean,
+    autocommit: boolean,
   ): Promise<AppendResult> {
     if (events.length === 0) throw new Error('appendToStream needs at least one event');
+    const expected = encodeExpectedRevision(options.expectedRevision);
     const notifyChannel = this.notify && this.notifyStrategy === 'in-transaction' ? EVENT_STORE_NOTIFY_CHANNEL : null;
-    const values = [
-      streamName,
-      encodeExpectedRevision(options.expectedRevision),
-      events.map((event) => event.id),
-      events.map((event) => event.type),
-      events.map((event) => JSON.stringify(event.data)),
-      events.map((event) => JSON.stringify(event.metadata)),
-      notifyChannel,
-    ];
-    try {
-      const result = await queryable.query<AppendRow>({ name: 'es_append', text: APPEND_SQL, values });
-      const row = result.rows[0];
-      return {
-        nextExpectedRevision: Number(row.next_revision),
-        position: { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) },
-      };
-    } catch (error) {
-      if (isPgError(error, WRONG_EXPECTED_REVISION_SQLSTATE)) {
-        throw new ConcurrencyError(streamName, options.expectedRevision, decodeActualRevision(error.detail));
+    const ids = events.map((event) => event.id);
+    const types = events.map((event) => event.type);
+    const data = () => JSON.stringify(events.map((event) => event.data));
+    const metadata = () => JSON.stringify(events.map((event) => event.metadata));
+
+    // Inside a caller's transaction a unique-key failure would abort that transaction, leaving no
+    // way to settle the case: the fast path runs in autocommit only.
+    if (autocommit && expected >= EXPECTED_NO_STREAM && notifyChannel === null) {
+      try {
+        const single = events.length === 1;
+        const result = single
+          ? await queryable.query<FastAppendRow>({
+              name: 'es_append_one_fast',
+              text: APPEND_ONE_FAST_SQL,
+              values: [streamName, expected, ids[0], types[0], JSON.stringify(events[0].data), JSON.stringify(events[0].metadata)],
+            })
+          : await queryable.query<FastAppendRow>({
+              name: 'es_append_fast',
+              text: APPEND_FAST_SQL,
+              values: [streamName, expected, ids, types, data(), metadata()],
+            });
+        const row = single ? { ...result.rows[0], inserted: result.rowCount ?? 0 } : result.rows[0];
+        if (row && row.inserted === events.length) {
+          return {
+            nextExpectedRevision: expected + events.length,
+            position: { commit: BigInt(row.commit_position!), prepare: BigInt(row.prepare_position!) },
+          };
+        }
+      } catch (error) {
+        if (!isPgError(error, UNIQUE_VIOLATION_SQLSTATE)) throw error;
       }
-      if (isPgError(error, UNIQUE_VIOLATION_SQLSTATE) && error.constraint === 'events_event_id_key') {
-        // A concurrent identical retry stored the batch first: running again recognises it (or conflicts).
-        if (retryOnDuplicateId) return this.appendWith(queryable, streamName, events, options, false);
-        throw new ConcurrencyError(streamName, options.expectedRevision, await this.currentRevision(streamName));
+    }
+
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const result = await queryable.query<AppendRow>({
+          name: 'es_append',
+          text: APPEND_SQL,
+          values: [streamName, expected, ids, types, data(), metadata(), notifyChannel],
+        });
+        const row = result.rows[0];
+        return {
+          nextExpectedRevision: Number(row.next_revision),
+          position: { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) },
+        };
+      } catch (error) {
+        if (isPgError(error, WRONG_EXPECTED_REVISION_SQLSTATE)) {
+          throw new ConcurrencyError(streamName, options.expectedRevision, decodeActualRevision(error.detail));
+        }
+        if (isPgError(error, UNIQUE_VIOLATION_SQLSTATE)) {
+          // A concurrent append took the revision (or stored this very batch) between es_append's
+          // check and its insert: running it again reports the conflict or the stored batch.
+          if (autocommit && attempt < MAX_APPEND_ATTEMPTS) continue;
+          throw new ConcurrencyError(streamName, options.expectedRevision, await this.currentRevision(streamName));
+        }
+        throw error;
       }
-      throw error;
     }
   }
 
   private async currentRevision(streamName: string): Promise<number | 'no_stream'> {
-    const result = await this.pool.query<{ revision: string }>(
-      'SELECT revision::text AS revision FROM event_streams WHERE stream_name = $1',
+    const result = await this.pool.query<{ revision: string | null }>(
+      'SELECT max(stream_revision)::text AS revision FROM events WHERE stream_name = $1',
       [streamName],
     );
     const row = result.rows[0];
-    return row === undefined ? 'no_stream' : Number(row.revision);
+    return row?.revision == null ? 'no_stream' : Number(row.revision);
   }
 }
 

@@ -1,7 +1,14 @@
-import { Pool, PoolClient } from 'pg';
+import { ClientBase, Pool } from 'pg';
 import { Position, START_POSITION } from '../event-store/event-store.port';
 
+/**
+ * One row per projection and reactor. Runs as one implicit transaction (a multi-statement simple
+ * query) under an advisory lock, so processes booting at once do not race on the DDL.
+ * `last_error` is set while a consumer is stuck on an event and cleared once it moves on, so
+ * `/health` and `projections:status` see a failing consumer from any process.
+ */
 export const CHECKPOINT_DDL = `
+SELECT pg_advisory_xact_lock(hashtext('projection_checkpoints:ddl'));
 CREATE TABLE IF NOT EXISTS projection_checkpoints (
   name text PRIMARY KEY,
   kind text NOT NULL,
@@ -10,22 +17,31 @@ CREATE TABLE IF NOT EXISTS projection_checkpoints (
   prepare_position numeric(20,0) NOT NULL,
   events_applied bigint NOT NULL DEFAULT 0,
   updated_at timestamptz NOT NULL DEFAULT now()
-)`;
+);
+ALTER TABLE projection_checkpoints ADD COLUMN IF NOT EXISTS last_error text;
+ALTER TABLE projection_checkpoints ADD COLUMN IF NOT EXISTS last_error_at timestamptz;
+`;
+
+export type ConsumerKind = 'projection' | 'reactor';
 
 export interface CheckpointRow {
   name: string;
-  kind: 'projection' | 'reactor';
+  kind: ConsumerKind;
   version: number;
   position: Position;
   eventsApplied: number;
   updatedAt: Date;
+  /** Why the consumer is stuck, while it is; null when healthy. */
+  lastError: string | null;
+  lastErrorAt: Date | null;
 }
 
-type Queryable = Pool | PoolClient;
+type Queryable = Pool | ClientBase;
 
 export async function readCheckpoints(db: Queryable, names?: string[], forUpdate = false): Promise<Map<string, CheckpointRow>> {
   const result = await db.query(
-    `SELECT name, kind, version, commit_position::text AS c, prepare_position::text AS p, events_applied, updated_at
+    `SELECT name, kind, version, commit_position::text AS c, prepare_position::text AS p, events_applied, updated_at,
+            last_error, last_error_at
        FROM projection_checkpoints ${names ? 'WHERE name = ANY($1)' : ''} ORDER BY name ${forUpdate ? 'FOR UPDATE' : ''}`,
     names ? [names] : [],
   );
@@ -38,33 +54,50 @@ export async function readCheckpoints(db: Queryable, names?: string[], forUpdate
       position: { commit: BigInt(row.c), prepare: BigInt(row.p) },
       eventsApplied: Number(row.events_applied),
       updatedAt: row.updated_at,
+      lastError: row.last_error ?? null,
+      lastErrorAt: row.last_error_at ?? null,
     });
   }
   return rows;
 }
 
+/**
+ * Upserts a checkpoint. `appliedDelta` adds to events_applied (or replaces it with `resetCount`).
+ * A successful write clears last_error; `error` records one. A checkpoint never moves backwards
+ * (a consumer that was stuck while another process of the service moved on must not drag it
+ * back), except with `resetCount`, which sets it as given.
+ */
 export async function writeCheckpoint(
   db: Queryable,
   name: string,
-  kind: 'projection' | 'reactor',
+  kind: ConsumerKind,
   version: number,
   position: Position,
   appliedDelta: number,
   resetCount = false,
+  error: string | null = null,
 ): Promise<void> {
   await db.query(
-    `INSERT INTO projection_checkpoints (name, kind, version, commit_position, prepare_position, events_applied, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, now())
+    `INSERT INTO projection_checkpoints
+       (name, kind, version, commit_position, prepare_position, events_applied, updated_at, last_error, last_error_at)
+       VALUES ($1, $2, $3, $4, $5, $6, now(), $7::text, CASE WHEN $7::text IS NULL THEN NULL ELSE now() END)
      ON CONFLICT (name) DO UPDATE SET version = EXCLUDED.version, commit_position = EXCLUDED.commit_position,
        prepare_position = EXCLUDED.prepare_position,
        events_applied = ${resetCount ? 'EXCLUDED.events_applied' : 'projection_checkpoints.events_applied + EXCLUDED.events_applied'},
-       updated_at = now()`,
-    [name, kind, version, position.commit.toString(), position.prepare.toString(), appliedDelta],
+       updated_at = now(), last_error = EXCLUDED.last_error,
+       last_error_at = CASE WHEN EXCLUDED.last_error IS NULL THEN NULL
+                            ELSE coalesce(projection_checkpoints.last_error_at, EXCLUDED.last_error_at) END
+     ${resetCount ? '' : `WHERE (projection_checkpoints.commit_position, projection_checkpoints.prepare_position)
+                              <= (EXCLUDED.commit_position, EXCLUDED.prepare_position)`}`,
+    [name, kind, version, position.commit.toString(), position.prepare.toString(), appliedDelta, error],
   );
 }
 
+/**
+ * Key of the advisory lock that serialises a projection's live batches with its rebuild swap and
+ * its verification (`pg_advisory_xact_lock(hashtext(key))`, or the session form).
+ */
 export function lockKeyFor(name: string): string {
-  // pg_advisory_xact_lock(hashtext(...)) serialises a projection's live batches with its rebuild swap.
   return `projection:${name}`;
 }
 

@@ -1,16 +1,20 @@
-import { Pool } from 'pg';
-import { Position, RecordedEvent, START_POSITION, comparePositions } from '../event-store/event-store.port';
+import { Client, Pool } from 'pg';
+import { Position, RecordedEvent, START_POSITION, comparePositions, positionToString } from '../event-store/event-store.port';
 import { EventStoreService } from '../event-store/event-store.service';
 import { logger } from '../logger';
 import { runWithContext } from '../request-context';
-import { CHECKPOINT_DDL, readCheckpoints, writeCheckpoint } from './checkpoints';
-import { Projection, Reactor, projectionTransaction } from './projection';
+import { CHECKPOINT_DDL, lockKeyFor, readCheckpoints, writeCheckpoint } from './checkpoints';
+import { LIVE_TABLES, Projection, Reactor, connectPipelined } from './projection';
+import { applyToProjection, describeError } from './projection-apply';
 import { createProjectionTables, rebuildProjection } from './projection-rebuild';
 
 export interface ProjectionRunnerOptions {
   batchSize?: number;
   /** Fallback poll for appends made by other processes. */
   pollIntervalMs?: number;
+  /** First retry delay of a failing projection or reactor; doubles up to maxRetryDelayMs. */
+  retryDelayMs?: number;
+  maxRetryDelayMs?: number;
 }
 
 interface Waiter {
@@ -19,20 +23,40 @@ interface Waiter {
   timer: NodeJS.Timeout;
 }
 
+/** A projection's place in the runner. */
+interface ProjectionState {
+  projection: Projection;
+  types: ReadonlySet<string>;
+  /** Last position committed for it (as far as this process knows). */
+  position: Position;
+  /** Set while it is stuck on an event: it is retried on its own, away from the others. */
+  failure: { message: string; attempts: number; retryAt: number } | null;
+}
+
 /**
  * Runs every projection from its checkpoint (read-model SQL and checkpoints committed in one
  * transaction per batch) and every reactor from its own checkpoint (at least once). Restart-safe:
  * a crash loses at most an uncommitted batch, which is read again.
+ *
+ * A projection that fails on an event stops right before it (its checkpoint says so, with the
+ * error, in projection_checkpoints.last_error) while the others go on; it is retried with
+ * backoff, on its own, and rejoins them once it has caught up. Read-your-writes waits only for
+ * healthy projections: a failing one is stale, and /health says so.
  */
 export class ProjectionRunner {
   private readonly batchSize: number;
   private readonly pollIntervalMs: number;
+  private readonly retryDelayMs: number;
+  private readonly maxRetryDelayMs: number;
   private running = false;
   private readonly loops: Promise<void>[] = [];
   private projectionProgress: Position = START_POSITION;
   private waiters: Waiter[] = [];
   private wakeListeners = new Set<() => void>();
   private unsubscribe: (() => void) | null = null;
+  private states: ProjectionState[] = [];
+  /** The pipelined connection projection batches write through. */
+  private connection: Client | null = null;
 
   constructor(
     private readonly pool: Pool,
@@ -43,6 +67,8 @@ export class ProjectionRunner {
   ) {
     this.batchSize = options.batchSize ?? 1000;
     this.pollIntervalMs = options.pollIntervalMs ?? 25;
+    this.retryDelayMs = options.retryDelayMs ?? 200;
+    this.maxRetryDelayMs = options.maxRetryDelayMs ?? 60_000;
   }
 
   /** Creates missing read models and rebuilds those whose version changed. */
@@ -55,7 +81,7 @@ export class ProjectionRunner {
       for (const projection of this.projections) {
         const checkpoint = checkpoints.get(projection.name);
         if (!checkpoint) {
-          await createProjectionTables(client, projection, '');
+          await createProjectionTables(client, projection, LIVE_TABLES);
           await writeCheckpoint(client, projection.name, 'projection', projection.version, START_POSITION, 0, true);
         } else if (checkpoint.version !== projection.version) {
           logger.info('projection version changed: rebuilding', { projection: projection.name });
@@ -87,6 +113,7 @@ export class ProjectionRunner {
     this.wakeAll();
     await Promise.allSettled(this.loops);
     this.loops.length = 0;
+    await this.dropConnection();
     for (const waiter of this.waiters) {
       clearTimeout(waiter.timer);
       waiter.resolve(false);
@@ -94,12 +121,19 @@ export class ProjectionRunner {
     this.waiters = [];
   }
 
-  /** Position up to which every projection has committed (in this process). */
+  /** Position up to which every healthy projection has committed (in this process). */
   progress(): Position {
     return this.projectionProgress;
   }
 
-  /** Resolves true once all projections include `position`, false after the timeout. */
+  /** Projections stuck on an event, with the error (in this process). */
+  failingProjections(): Array<{ name: string; error: string; attempts: number }> {
+    return this.states
+      .filter((state) => state.failure !== null)
+      .map((state) => ({ name: state.projection.name, error: state.failure!.message, attempts: state.failure!.attempts }));
+  }
+
+  /** Resolves true once all healthy projections include `position`, false after the timeout. */
   waitForPosition(position: Position, timeoutMs: number): Promise<boolean> {
     if (this.projections.length === 0 || comparePositions(this.projectionProgress, position) >= 0) {
       return Promise.resolve(true);
@@ -135,8 +169,9 @@ export class ProjectionRunner {
     for (const listener of [...this.wakeListeners]) listener();
   }
 
-  /** Sleeps until an in-process append, the poll interval, or stop(). */
+  /** Sleeps until an in-process append, the delay, or stop(). */
   private idle(delayMs: number): Promise<void> {
+    if (!this.running) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
@@ -157,125 +192,236 @@ export class ProjectionRunner {
     return latest && comparePositions(latest, from) > 0 ? 2 : this.pollIntervalMs;
   }
 
+  private retryDelay(attempts: number): number {
+    return Math.min(this.maxRetryDelayMs, this.retryDelayMs * 2 ** Math.min(attempts - 1, 20));
+  }
+
+  private async pipelinedConnection(): Promise<Client> {
+    if (this.connection) return this.connection;
+    const connection = await connectPipelined(this.pool, (error) => {
+      logger.warn('projection connection lost', { error: describeError(error) });
+      if (this.connection === connection) void this.dropConnection();
+    });
+    // A batch's read-model rows and checkpoint commit together, and the events they come from
+    // are durable already: if a crash loses the last commits, the projector applies those
+    // events again from the older checkpoint. Waiting for the disk on each batch would only
+    // delay every read-your-writes answer.
+    await connection.query('SET synchronous_commit = off');
+    this.connection = connection;
+    return connection;
+  }
+
+  private async dropConnection(): Promise<void> {
+    const connection = this.connection;
+    this.connection = null;
+    await connection?.end().catch(() => undefined);
+  }
+
   private async runProjectionLoop(): Promise<void> {
-    const names = this.projections.map((projection) => projection.name).sort();
-    const handled = new Map(this.projections.map((projection) => [projection.name, new Set(projection.handles)]));
-    const initial = await readCheckpoints(this.pool, names);
-    let from = minPosition(names.map((name) => initial.get(name)?.position ?? START_POSITION));
-    this.advanceProgress(from);
+    let from = START_POSITION;
+    let initialised = false;
     let failures = 0;
+    let prefetched: Promise<RecordedEvent[]> | null = null;
     while (this.running) {
       try {
-        const batch = await this.events.store.readAll({ from, limit: this.batchSize });
+        if (!initialised) {
+          const checkpoints = await readCheckpoints(this.pool, this.projections.map((projection) => projection.name));
+          this.states = this.projections.map((projection) => ({
+            projection,
+            types: new Set(projection.handles),
+            position: checkpoints.get(projection.name)?.position ?? START_POSITION,
+            failure: null,
+          }));
+          from = minPosition(this.states.map((state) => state.position));
+          this.advanceProgress(from);
+          initialised = true;
+        }
+        await this.retryFailingProjections(from);
+        const batch = await (prefetched ?? this.events.store.readAll({ from, limit: this.batchSize }));
+        prefetched = null;
         if (batch.length === 0) {
-          await this.idle(this.nextDelay(from));
+          await this.idle(Math.min(this.nextDelay(from), this.untilNextRetryMs()));
           continue;
         }
-        await this.applyBatch(batch, names, handled);
-        from = batch[batch.length - 1].position;
+        const last = batch[batch.length - 1].position;
+        if (batch.length === this.batchSize) {
+          // Catching up: read the next batch while this one is applied.
+          prefetched = this.events.store.readAll({ from: last, limit: this.batchSize });
+          prefetched.catch(() => undefined);
+        }
+        await this.applyBatch(batch, this.states.filter((state) => state.failure === null));
+        from = last;
         this.advanceProgress(from);
         failures = 0;
       } catch (error) {
+        prefetched = null;
+        await this.dropConnection();
         failures++;
-        logger.error('projection batch failed; retrying', { error: describe(error), failures });
+        logger.error('projection batch failed; retrying', { error: describeError(error), failures });
         await this.idle(Math.min(5000, 100 * 2 ** Math.min(failures, 6)));
       }
     }
   }
 
-  private async applyBatch(batch: RecordedEvent[], names: string[], handled: Map<string, Set<string>>): Promise<void> {
-    const client = await this.pool.connect();
+  private untilNextRetryMs(): number {
+    const due = this.states.filter((state) => state.failure !== null).map((state) => state.failure!.retryAt - Date.now());
+    return due.length === 0 ? Number.POSITIVE_INFINITY : Math.max(0, Math.min(...due));
+  }
+
+  /**
+   * Applies a batch to the given projections in one transaction, each from its own checkpoint
+   * (read under the projections' locks, so a rebuild swap in between is respected). A projection
+   * failing on an event is checkpointed right before it, marked failing, and leaves the others
+   * be; the transaction commits what succeeded.
+   */
+  private async applyBatch(batch: RecordedEvent[], states: ProjectionState[]): Promise<void> {
+    if (states.length === 0) return;
+    const names = states.map((state) => state.projection.name).sort();
+    const client = await this.pipelinedConnection();
     try {
       await client.query('BEGIN');
       await client.query(
-        `SELECT pg_advisory_xact_lock(hashtext('projection:' || name)) FROM unnest($1::text[]) AS name ORDER BY name`,
-        [names],
+        `SELECT pg_advisory_xact_lock(hashtext(key)) FROM unnest($1::text[]) AS key ORDER BY key`,
+        [names.map(lockKeyFor)],
       );
       const checkpoints = await readCheckpoints(client, names);
-      const tx = projectionTransaction(client, '');
-      const appliedCounts: number[] = [];
-      for (const name of names) {
-        const projection = this.projections.find((candidate) => candidate.name === name)!;
-        const types = handled.get(name)!;
-        const checkpoint = checkpoints.get(name)?.position ?? START_POSITION;
-        let applied = 0;
-        for (const event of batch) {
-          if (!types.has(event.type) || comparePositions(event.position, checkpoint) <= 0) continue;
-          await projection.apply(event, tx);
-          applied++;
+      const updates: Array<{ state: ProjectionState; position: Position; applied: number; error: string | null }> = [];
+      for (const state of states) {
+        const checkpoint = checkpoints.get(state.projection.name)?.position ?? START_POSITION;
+        const pending = batch.filter((event) => comparePositions(event.position, checkpoint) > 0);
+        if (pending.length === 0) {
+          updates.push({ state, position: checkpoint, applied: 0, error: null });
+          continue;
         }
-        appliedCounts.push(applied);
+        const slice = await applyToProjection(client, state.projection, state.types, pending, LIVE_TABLES);
+        if (slice.failure === null) {
+          updates.push({ state, position: pending[pending.length - 1].position, applied: slice.applied, error: null });
+        } else {
+          const stoppedAt = slice.failure.eventIndex > 0 ? pending[slice.failure.eventIndex - 1].position : checkpoint;
+          const event = slice.failure.event;
+          const message = `${event.type} ${event.id} at ${positionToString(event.position)}: ${describeError(slice.failure.error)}`;
+          updates.push({ state, position: stoppedAt, applied: slice.applied, error: message });
+        }
       }
-      const last = batch[batch.length - 1].position;
       await client.query(
         `UPDATE projection_checkpoints AS checkpoint
-            SET commit_position = $2, prepare_position = $3,
-                events_applied = checkpoint.events_applied + delta.applied, updated_at = now()
-           FROM unnest($1::text[], $4::bigint[]) AS delta(name, applied)
+            SET commit_position = delta.commit_position, prepare_position = delta.prepare_position,
+                events_applied = checkpoint.events_applied + delta.applied, updated_at = now(),
+                last_error = delta.error,
+                last_error_at = CASE WHEN delta.error IS NULL THEN NULL ELSE coalesce(checkpoint.last_error_at, now()) END
+           FROM unnest($1::text[], $2::numeric[], $3::numeric[], $4::bigint[], $5::text[])
+                AS delta(name, commit_position, prepare_position, applied, error)
           WHERE checkpoint.name = delta.name
-            AND (checkpoint.commit_position, checkpoint.prepare_position) < ($2::numeric, $3::numeric)`,
-        [names, last.commit.toString(), last.prepare.toString(), appliedCounts],
+            AND (checkpoint.commit_position, checkpoint.prepare_position) <= (delta.commit_position, delta.prepare_position)`,
+        [
+          updates.map((update) => update.state.projection.name),
+          updates.map((update) => update.position.commit.toString()),
+          updates.map((update) => update.position.prepare.toString()),
+          updates.map((update) => update.applied),
+          updates.map((update) => update.error),
+        ],
       );
       await client.query('COMMIT');
+      for (const update of updates) this.settle(update.state, update.position, update.error);
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
-    } finally {
-      client.release();
+    }
+  }
+
+  private settle(state: ProjectionState, position: Position, error: string | null): void {
+    if (comparePositions(position, state.position) > 0) state.position = position;
+    if (error === null) {
+      if (state.failure) logger.info('projection recovered', { projection: state.projection.name, position: positionToString(position) });
+      state.failure = null;
+      return;
+    }
+    const attempts = (state.failure?.attempts ?? 0) + 1;
+    const delayMs = this.retryDelay(attempts);
+    state.failure = { message: error, attempts, retryAt: Date.now() + delayMs };
+    logger.error('projection failed on an event; it stops before it and retries', {
+      projection: state.projection.name,
+      error,
+      attempts,
+      retryInMs: delayMs,
+    });
+  }
+
+  /** Catches failing projections whose retry is due up to `until`, each on its own. */
+  private async retryFailingProjections(until: Position): Promise<void> {
+    for (const state of this.states) {
+      if (!this.running || state.failure === null || state.failure.retryAt > Date.now()) continue;
+      let position = state.position;
+      while (this.running && comparePositions(position, until) < 0) {
+        const batch = (await this.events.store.readAll({ from: position, limit: this.batchSize })).filter(
+          (event) => comparePositions(event.position, until) <= 0,
+        );
+        if (batch.length === 0) break;
+        await this.applyBatch(batch, [state]);
+        if (state.failure !== null) break;
+        position = batch[batch.length - 1].position;
+      }
+      if (state.failure !== null && state.failure.retryAt <= Date.now()) {
+        // Nothing left to apply up to where the others are (a rebuild moved it on): healthy again.
+        await this.pool.query(`UPDATE projection_checkpoints SET last_error = NULL, last_error_at = NULL WHERE name = $1`, [
+          state.projection.name,
+        ]);
+        this.settle(state, state.position, null);
+      }
     }
   }
 
   private async runReactorLoop(reactor: Reactor): Promise<void> {
     const types = new Set(reactor.handles);
-    const initial = await readCheckpoints(this.pool, [reactor.name]);
-    let from = initial.get(reactor.name)?.position ?? START_POSITION;
+    let from: Position | null = null;
+    let appliedSinceCheckpoint = 0;
     let failures = 0;
     while (this.running) {
       try {
+        if (from === null) {
+          const initial = await readCheckpoints(this.pool, [reactor.name]);
+          from = initial.get(reactor.name)?.position ?? START_POSITION;
+        }
         const batch = await this.events.store.readAll({ from, limit: Math.min(this.batchSize, 200) });
         if (batch.length === 0) {
           await this.idle(this.nextDelay(from));
           continue;
         }
-        let applied = 0;
         if (reactor.reactBatch) {
+          // One call for the batch's handled events (the webhook reactor batches its reads and writes).
           const handled = batch.filter((event) => types.has(event.type));
           if (handled.length > 0) await runWithContext(reactorContext(reactor, handled[handled.length - 1]), () => reactor.reactBatch!(handled));
-          applied = handled.length;
           from = batch[batch.length - 1].position;
-          await writeCheckpoint(this.pool, reactor.name, 'reactor', 1, from, applied);
+          await writeCheckpoint(this.pool, reactor.name, 'reactor', 1, from, appliedSinceCheckpoint + handled.length);
+          appliedSinceCheckpoint = 0;
           failures = 0;
           continue;
         }
         for (const event of batch) {
           if (types.has(event.type)) {
-            await runWithContext(
-              {
-                requestId: `reactor:${reactor.name}:${event.id}`,
-                correlationId: event.metadata.correlationId,
-                causationId: event.id,
-                platformId: event.metadata.platformId,
-                actor: `system:${reactor.name}`,
-                idempotencyKey: null,
-                lastPosition: null,
-              },
-              () => reactor.react(event),
-            );
-            applied++;
+            await runWithContext(reactorContext(reactor, event), () => reactor.react(event));
+            appliedSinceCheckpoint++;
           }
-          // Checkpoint as we go so a failure mid-batch re-runs only the failed event onwards.
+          // Advanced event by event so a failure mid-batch re-runs only the failed event onwards.
           from = event.position;
         }
-        await writeCheckpoint(this.pool, reactor.name, 'reactor', 1, from, applied);
+        await writeCheckpoint(this.pool, reactor.name, 'reactor', 1, from, appliedSinceCheckpoint);
+        appliedSinceCheckpoint = 0;
         failures = 0;
       } catch (error) {
         failures++;
-        await writeCheckpoint(this.pool, reactor.name, 'reactor', 1, from, 0).catch(() => undefined);
-        logger.error('reactor failed; retrying', { reactor: reactor.name, error: describe(error), failures });
-        // Re-read from the last checkpoint written, so the failed event is retried.
-        const saved = await readCheckpoints(this.pool, [reactor.name]).catch(() => null);
-        from = saved?.get(reactor.name)?.position ?? from;
-        await this.idle(Math.min(5000, 100 * 2 ** Math.min(failures, 6)));
+        const message = describeError(error);
+        if (from !== null) {
+          // Everything before the failed event has reacted: checkpoint it, with the error.
+          await writeCheckpoint(this.pool, reactor.name, 'reactor', 1, from, appliedSinceCheckpoint, false, message).then(
+            () => {
+              appliedSinceCheckpoint = 0;
+            },
+            () => undefined,
+          );
+        }
+        logger.error('reactor failed; retrying', { reactor: reactor.name, error: message, failures });
+        await this.idle(Math.min(5000, this.retryDelay(failures)));
       }
     }
   }
@@ -297,8 +443,4 @@ function reactorContext(reactor: Reactor, event: RecordedEvent) {
 function minPosition(positions: Position[]): Position {
   if (positions.length === 0) return START_POSITION;
   return positions.reduce((lowest, position) => (comparePositions(position, lowest) < 0 ? position : lowest));
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

@@ -45,8 +45,9 @@ export class PollingReadModelWaiter implements ReadModelWaiter {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const result = await this.pool.query(
+        // Like the in-process runner, a projection stuck on an event (last_error) is not waited for.
         `SELECT commit_position::text AS c, prepare_position::text AS p FROM projection_checkpoints
-          WHERE kind = 'projection' ORDER BY commit_position, prepare_position LIMIT 1`,
+          WHERE kind = 'projection' AND last_error IS NULL ORDER BY commit_position, prepare_position LIMIT 1`,
       );
       const row = result.rows[0];
       if (!row) return true;

@@ -22,13 +22,22 @@ export const WALLET_ENCLAVE_KEY = 'wallet-enclave';
 /** Reads the platform configuration from its read model (the `platform-config` projection). */
 @Injectable()
 export class PlatformConfigQuery {
+  /** The published keys, exported once: exporting a key object on every GET was its main cost. */
+  private publishedKeys: Promise<{ webhookPublicKey: string; walletEnclavePublicKey: string }> | null = null;
+
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
     @Inject(KEY_VAULT) private readonly vault: KeyVault,
   ) {}
 
   async findRaw(platformId: string): Promise<(PlatformConfig & { name: string; createdAt: string; updatedAt: string }) | null> {
-    const result = await this.pool.query(`SELECT * FROM platform_configs WHERE platform_id = $1`, [platformId]);
+    // Named: prepared once per connection, as this runs on every authenticated GET /config.
+    const result = await this.pool.query({
+      name: 'platform_config_by_id',
+      text: `SELECT name, webhook_endpoint, supported_currencies, fee_configs, embedded_wallet_config, created_at, updated_at
+               FROM platform_configs WHERE platform_id = $1`,
+      values: [platformId],
+    });
     const row = result.rows[0];
     if (!row) return null;
     return {
@@ -45,11 +54,7 @@ export class PlatformConfigQuery {
   async get(platformId: string): Promise<PlatformConfigView> {
     const raw = await this.findRaw(platformId);
     if (!raw) throw new DomainError('NOT_FOUND', 'Platform configuration not found');
-    const webhookKey = await this.vault.serviceKey(WEBHOOK_SIGNING_KEY);
-    const enclaveKey = await this.vault.serviceKey(WALLET_ENCLAVE_KEY);
-    const enclaveJwk = enclaveKey.publicKey.export({ format: 'jwk' });
-    const enclaveHex =
-      '04' + Buffer.from(enclaveJwk.x!, 'base64url').toString('hex') + Buffer.from(enclaveJwk.y!, 'base64url').toString('hex');
+    const { webhookPublicKey, walletEnclavePublicKey } = await this.keys();
     return {
       id: platformId,
       name: raw.name,
@@ -57,10 +62,28 @@ export class PlatformConfigQuery {
       supportedCurrencies: raw.supportedCurrencies,
       feeConfigs: raw.feeConfigs,
       embeddedWalletConfig: raw.embeddedWalletConfig,
-      webhookPublicKey: webhookKey.publicKey.export({ format: 'pem', type: 'spki' }) as string,
-      walletEnclavePublicKey: enclaveHex,
+      webhookPublicKey,
+      walletEnclavePublicKey,
       createdAt: raw.createdAt,
       updatedAt: raw.updatedAt,
     };
+  }
+
+  private keys(): Promise<{ webhookPublicKey: string; walletEnclavePublicKey: string }> {
+    this.publishedKeys ??= (async () => {
+      const webhookKey = await this.vault.serviceKey(WEBHOOK_SIGNING_KEY);
+      const enclaveKey = await this.vault.serviceKey(WALLET_ENCLAVE_KEY);
+      const enclaveJwk = enclaveKey.publicKey.export({ format: 'jwk' });
+      return {
+        webhookPublicKey: webhookKey.publicKey.export({ format: 'pem', type: 'spki' }) as string,
+        walletEnclavePublicKey:
+          '04' + Buffer.from(enclaveJwk.x!, 'base64url').toString('hex') + Buffer.from(enclaveJwk.y!, 'base64url').toString('hex'),
+      };
+    })();
+    // A failed first attempt (database briefly away) must not be remembered.
+    this.publishedKeys.catch(() => {
+      this.publishedKeys = null;
+    });
+    return this.publishedKeys;
   }
 }

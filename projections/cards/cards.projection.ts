@@ -1,0 +1,62 @@
+import { Projection } from '../../src/infra/projections/projection';
+import { CardState, ExistingCard, cardDecider } from '../../src/cards/domain/card/card.decider';
+import { CARD_EVENT_TYPES, CardEvent } from '../../src/cards/domain/card/card.events';
+import { cardView } from '../../src/cards/queries/card.view';
+
+/**
+ * `cards`: one row per card with its folded state (`record`) and its GET view (`view`, the
+ * document `GET /cards` and `GET /cards/{id}` return), plus indexed columns for the list
+ * filters. Every column comes from the events, so a rebuild reproduces the rows exactly.
+ */
+export const cardsProjection: Projection = {
+  name: 'cards',
+  version: 1,
+  tables: ['cards'],
+  schema: (t) => [
+    `CREATE TABLE IF NOT EXISTS ${t('cards')} (
+       platform_id text NOT NULL,
+       card_id text NOT NULL,
+       cardholder_id text NOT NULL,
+       platform_card_id text NOT NULL,
+       state text NOT NULL,
+       record text NOT NULL,
+       view text NOT NULL,
+       created_at timestamptz NOT NULL,
+       updated_at timestamptz NOT NULL,
+       PRIMARY KEY (platform_id, card_id)
+     )`,
+    `CREATE INDEX ON ${t('cards')} (platform_id, created_at, card_id)`,
+    `CREATE INDEX ON ${t('cards')} (platform_id, cardholder_id, created_at, card_id)`,
+    `CREATE INDEX ON ${t('cards')} (platform_id, platform_card_id)`,
+  ],
+  handles: CARD_EVENT_TYPES,
+  async apply(event, tx) {
+    const typed = { type: event.type, data: event.data } as unknown as CardEvent;
+    const existing = await tx.query<{ record: string }>(
+      `SELECT record FROM ${tx.table('cards')} WHERE platform_id = $1 AND card_id = $2`,
+      [typed.data.platformId, typed.data.cardId],
+    );
+    const previous: CardState = existing.rows[0] ? JSON.parse(existing.rows[0].record) : cardDecider.initialState();
+    const state = cardDecider.evolve(previous, typed);
+    if (state.status === 'none') return;
+    const card = state as ExistingCard;
+    await tx.query(
+      `INSERT INTO ${tx.table('cards')}
+         (platform_id, card_id, cardholder_id, platform_card_id, state, record, view, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       ON CONFLICT (platform_id, card_id) DO UPDATE SET
+         state = EXCLUDED.state, record = EXCLUDED.record, view = EXCLUDED.view, updated_at = EXCLUDED.updated_at`,
+      [
+        card.platformId,
+        card.cardId,
+        card.cardholderId,
+        card.platformCardId,
+        card.status,
+        JSON.stringify(card),
+        JSON.stringify(cardView(card)),
+        card.createdAt,
+        card.updatedAt,
+      ],
+    );
+  },
+};

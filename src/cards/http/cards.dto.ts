@@ -1,0 +1,47 @@
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsInt, IsString, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
+import { FieldError } from '../../infra/domain/domain-error';
+import { hasErrorAt } from '../../infra/http/validation';
+import { parseId } from '../../infra/ids';
+import { MAX_AMOUNT_MINOR } from '../../shared/currencies';
+import { Optional } from '../../shared/validation/common-validators';
+import { CARD_FORMS, CardForm, REQUESTABLE_CARD_STATES, RequestableCardState } from '../domain/card/card.events';
+
+/** At most this many funding sources per card (a customer has one account per currency). */
+export const MAX_FUNDING_SOURCES = 10;
+
+/** `POST /cards`. */
+export class CreateCardDto {
+  @IsDefined() @IsString() cardholderId: string;
+  @IsDefined() @IsString() @IsIn(CARD_FORMS) form: CardForm;
+  @IsDefined() @IsArray() @ArrayMinSize(1) @ArrayMaxSize(MAX_FUNDING_SOURCES) fundingSources: unknown[];
+  @Optional() @IsString() @MinLength(1) @MaxLength(128) platformCardId?: string;
+  @Optional() @IsInt() @Min(1) @Max(MAX_AMOUNT_MINOR) maxSpendPerTransaction?: number;
+}
+
+/** `PATCH /cards/{id}`: at least one field; `maxSpendPerTransaction: null` removes the limit. */
+export class UpdateCardDto {
+  @Optional() @IsString() @IsIn(REQUESTABLE_CARD_STATES) state?: RequestableCardState;
+  @Optional() @IsArray() @ArrayMinSize(1) @ArrayMaxSize(MAX_FUNDING_SOURCES) fundingSources?: unknown[];
+  @ValidateIf((_object, value) => value !== undefined && value !== null) @IsInt() @Min(1) @Max(MAX_AMOUNT_MINOR) maxSpendPerTransaction?: number | null;
+}
+
+/**
+ * Each funding source is an `InternalAccount:<uuid>` listed once. Adds one error per bad entry
+ * (`fundingSources.<index>`) unless the array itself is already wrong.
+ */
+export function checkFundingSourceIds(value: unknown[] | undefined, errors: FieldError[]): void {
+  if (!Array.isArray(value) || hasErrorAt(errors, 'fundingSources')) return;
+  const seen = new Set<string>();
+  value.forEach((entry, index) => {
+    const field = `fundingSources.${index}`;
+    if (typeof entry !== 'string') {
+      errors.push({ field, constraint: 'TYPE', message: `${field} must be an internal account id` });
+    } else if (!parseId('InternalAccount', entry)) {
+      errors.push({ field, constraint: 'FORMAT', message: `${field} must be an InternalAccount:<uuid> id` });
+    } else if (seen.has(entry)) {
+      errors.push({ field, constraint: 'FORMAT', message: `${entry} is listed twice` });
+    } else {
+      seen.add(entry);
+    }
+  });
+}

@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { EVENT_STORE, EventStore, NewEvent } from '../../../src/infra/event-store/event-store.port';
+import { MAX_READY_LAG_EVENTS } from '../../../src/health/health.controller';
+import { ReactorRegistry } from '../../../src/infra/infra.module';
+import { logger } from '../../../src/infra/logger';
+import { ProjectionRunner } from '../../../src/infra/projections/projection-runner';
+import { TestApp, eventually, startTestApp } from '../../support/test-app';
+
+/** `GET /health`: readiness follows the projector's lag, and a stuck consumer shows. */
+describe('readiness', () => {
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    testApp = await startTestApp();
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  const health = () => request(testApp.origin).get('/health');
+
+  function tick(): NewEvent {
+    return {
+      id: randomUUID(),
+      type: 'HealthSpecTicked',
+      data: {},
+      metadata: { correlationId: randomUUID(), causationId: randomUUID(), platformId: null, actor: 'test' },
+    };
+  }
+
+  it('reports every consumer with position and lag, and is ready when caught up', async () => {
+    // The first platform's registration, and the events other contexts' reactors append in
+    // answer (its platform-owned accounts), may still be on their way through the projector.
+    const response = await eventually(async () => {
+      const candidate = await health();
+      const platformConfig = candidate.body.checks.projections.consumers['platform-config'];
+      return platformConfig?.eventsApplied === 1 && platformConfig.lagEvents === 0 && candidate.body.status === 'ok' ? candidate : null;
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.status).toBe('ok');
+    expect(response.body.checks.projections).toEqual({
+      status: 'ok',
+      head: expect.stringMatching(/^\d+\/\d+$/),
+      consumers: expect.objectContaining({
+        'platform-config': expect.objectContaining({
+          kind: 'projection',
+          state: 'ok',
+          position: response.body.checks.projections.head,
+          lagEvents: 0,
+          lagSeconds: 0,
+          lastError: null,
+        }),
+      }),
+    });
+  });
+
+  it('is not ready while the projector lags too far behind, and ready again once it caught up', async () => {
+    const runner = testApp.app.get(ProjectionRunner);
+    await runner.stop();
+    const store = testApp.app.get<EventStore>(EVENT_STORE);
+    const stream = `healthSpec-${randomUUID()}`;
+    for (let batch = 0; batch * 500 <= MAX_READY_LAG_EVENTS; batch++) {
+      await store.appendToStream(stream, Array.from({ length: 500 }, tick), { expectedRevision: batch === 0 ? 'no_stream' : batch * 500 - 1 });
+    }
+    const lagging = await health().expect(503);
+    expect(lagging.body.status).toBe('unavailable');
+    expect(lagging.body.checks.projections.status).toBe('down');
+    // Every consumer lags (the runner is stopped); the read model under test is among them.
+    expect(lagging.body.checks.projections.reasons).toContainEqual(expect.stringMatching(/^projection platform-config lags over 10001 events/));
+    expect(lagging.body.checks.postgres.status).toBe('ok');
+
+    await runner.start();
+    const recovered = await eventually(async () => {
+      const response = await health();
+      return response.body.checks.projections.consumers['platform-config'].lagEvents === 0 ? response : null;
+    }, 30_000);
+    expect(recovered.status).toBe(200);
+    expect(recovered.body.status).toBe('ok');
+    expect(recovered.body.checks.projections.consumers['platform-config'].lagEvents).toBe(0);
+  });
+
+  it('is degraded, still serving, while a reactor is stuck on an event', async () => {
+    const errors = jest.spyOn(logger, 'error').mockImplementation(() => undefined);
+    const runner = testApp.app.get(ProjectionRunner);
+    try {
+      await runner.stop();
+      testApp.app.get(ReactorRegistry).register({
+        name: 'health-spec-reactor',
+        handles: ['HealthSpecTicked'],
+        react: async () => {
+          throw new Error('downstream unavailable');
+        },
+      });
+      await runner.start();
+      const store = testApp.app.get<EventStore>(EVENT_STORE);
+      await store.appendToStream(`healthSpec-${randomUUID()}`, [tick()], { expectedRevision: 'no_stream' });
+      const degraded = await eventually(async () => {
+        const response = await health();
+        return response.body.status === 'degraded' ? response : null;
+      });
+      expect(degraded.status).toBe(200);
+      expect(degraded.body.checks.projections.reasons).toEqual([
+        expect.stringMatching(/^reactor health-spec-reactor is stuck: Error: downstream unavailable$/),
+      ]);
+      expect(degraded.body.checks.projections.consumers['health-spec-reactor']).toEqual(
+        expect.objectContaining({ kind: 'reactor', state: 'failing', lastError: 'Error: downstream unavailable', lastErrorAt: expect.any(String) }),
+      );
+      await testApp.platform.api.get('/config').expect(200);
+    } finally {
+      await runner.stop();
+      errors.mockRestore();
+    }
+  });
+});
