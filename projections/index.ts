@@ -4,6 +4,7 @@ import { customersProjection } from './customers/customers.projection';
 import { externalAccountsProjection } from './external-accounts/external-accounts.projection';
 import { internalAccountsProjection } from './internal-accounts/internal-accounts.projection';
 import { platformConfigProjection } from './platform-config/platform-config.projection';
+import { quotesProjection } from './quotes/quotes.projection';
 import { scaFactorsProjection } from './sca-factors/sca-factors.projection';
 import { transactionsProjection } from './transactions/transactions.projection';
 
@@ -18,5 +19,6 @@ export const ALL_PROJECTIONS: Projection[] = [
   externalAccountsProjection,
   transactionsProjection,
   cardsProjection,
+  quotesProjection,
   scaFactorsProjection,
 ];

@@ -3,6 +3,7 @@ import { AccountsModule } from './accounts/accounts.module';
 import { CardsModule } from './cards/cards.module';
 import { CustomersHttpModule } from './customers/customers-http.module';
 import { ExchangeRatesModule } from './quotes/exchange-rates.module';
+import { QuotesModule } from './quotes/quotes.module';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { ScaModule } from './sca/sca.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -19,5 +20,6 @@ export const FEATURE_MODULES: Type<unknown>[] = [
   ExchangeRatesModule,
   WebhooksModule,
   CardsModule,
+  QuotesModule,
   ScaModule,
 ];

@@ -40,6 +40,7 @@ export const internalAccountsProjection: Projection = {
       );
       return;
     }
+    if (typed.type === 'HoldVoided') return;
     await tx.query(
       `UPDATE ${tx.table('internal_accounts')} SET available_minor = $3, held_minor = $4, updated_at = $5
         WHERE platform_id = $1 AND account_id = $2`,

@@ -1,5 +1,6 @@
 import { TransactionViewReducer } from '../../src/accounts/queries/transaction.view';
 import { TRANSFER_TRANSACTION_REDUCERS } from '../../src/accounts/queries/transfer-transaction.reducers';
+import { QUOTE_TRANSACTION_REDUCERS } from '../../src/quotes/queries/quote-transaction.reducers';
 
 /**
  * Every context's reducers into the `transactions` view, by event type. Quotes add theirs here
@@ -7,4 +8,5 @@ import { TRANSFER_TRANSACTION_REDUCERS } from '../../src/accounts/queries/transf
  */
 export const TRANSACTION_VIEW_REDUCERS: Record<string, TransactionViewReducer> = {
   ...TRANSFER_TRANSACTION_REDUCERS,
+  ...QUOTE_TRANSACTION_REDUCERS,
 };

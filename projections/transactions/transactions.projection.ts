@@ -10,7 +10,7 @@ import { TRANSACTION_VIEW_REDUCERS } from './reducers';
  */
 export const transactionsProjection: Projection = {
   name: 'transactions',
-  version: 1,
+  version: 2,
   tables: ['transactions'],
   schema: (t) => [
     `CREATE TABLE IF NOT EXISTS ${t('transactions')} (
@@ -37,15 +37,26 @@ export const transactionsProjection: Projection = {
   async apply(event, tx) {
     const reducer = TRANSACTION_VIEW_REDUCERS[event.type];
     const data = event.data as { transactionId: string; platformId: string };
-    const existing = await tx.query<{ view: TransactionRow['view']; visible: boolean }>(
-      `SELECT view::json AS view, visible FROM ${tx.table('transactions')} WHERE platform_id = $1 AND transaction_id = $2`,
-      [data.platformId, data.transactionId],
-    );
-    const current: TransactionRow | null = existing.rows[0] ? { view: existing.rows[0].view, visible: existing.rows[0].visible } : null;
+    const key = `${tx.table('transactions')}:${event.streamName}`;
+    const cached = recentRows.get(key);
+    let current: TransactionRow | null;
+    if (event.revision === 0) {
+      current = null;
+    } else if (cached && cached.revision === event.revision - 1) {
+      current = cached.row;
+    } else {
+      const existing = await tx.query<{ view: TransactionRow['view']; visible: boolean }>(
+        `SELECT view::json AS view, visible FROM ${tx.table('transactions')} WHERE platform_id = $1 AND transaction_id = $2`,
+        [data.platformId, data.transactionId],
+      );
+      current = existing.rows[0] ? { view: existing.rows[0].view, visible: existing.rows[0].visible } : null;
+    }
     const next = reducer(current, event);
-    if (!next) return;
+    rememberRow(key, event.revision, next);
+    // A reducer answers the row it was given when the event changes nothing: no write.
+    if (!next || next === current) return;
     const view = next.view;
-    await tx.query(
+    tx.execute(
       `INSERT INTO ${tx.table('transactions')}
          (platform_id, transaction_id, customer_id, type, status, source_account_id, destination_account_id, quote_id,
           visible, view, created_at, updated_at)
@@ -71,3 +82,18 @@ export const transactionsProjection: Projection = {
     );
   },
 };
+
+/**
+ * The row each recently projected transaction had after its stream's revision `revision`. The
+ * row is a pure fold of the stream (every event type of a transaction stream has a reducer), so
+ * the row after revision r - 1 is exactly what the table holds, whoever wrote it: when the next
+ * event is revision r, it need not be read back. Any gap falls back to the table.
+ */
+const recentRows = new Map<string, { revision: number; row: TransactionRow | null }>();
+const RECENT_ROWS_LIMIT = 20_000;
+
+function rememberRow(key: string, revision: number, row: TransactionRow | null): void {
+  recentRows.delete(key);
+  recentRows.set(key, { revision, row });
+  if (recentRows.size > RECENT_ROWS_LIMIT) recentRows.delete(recentRows.keys().next().value!);
+}

@@ -138,6 +138,33 @@ export class AccountsLedger {
     });
   }
 
+  /**
+   * Gives a hold back like releaseHold; when nothing was held under this id yet, records a
+   * tombstone instead, so a hold with this id placed afterwards (by a slow process that lost a
+   * race) is refused with INVALID_STATE_TRANSITION (`details.reason` HOLD_VOIDED). Use it where a
+   * flow abandons a hold id that another process may still be about to place.
+   */
+  async voidHold(input: HoldRef & { reason: string }): Promise<LedgerStepResult> {
+    return this.step(input.platformId, input.accountId, {}, {
+      type: 'VoidHold',
+      holdId: input.holdId,
+      reason: input.reason,
+      now: new Date().toISOString(),
+    });
+  }
+
+  /**
+   * The balances this process last knew for the account, without reading the stream when it has
+   * them (they may miss another process's latest movement): for checks that a later ledger step
+   * enforces anyway, such as refusing a quote from an obviously short account. Falls back to
+   * `snapshot`.
+   */
+  async recentSnapshot(input: { platformId: string; accountId: string }): Promise<LedgerAccountSnapshot> {
+    const cached = this.cache.get(this.streamFor(input.accountId));
+    if (cached && cached.state.status === 'open' && cached.state.platformId === input.platformId) return snapshotOf(cached.state);
+    return this.snapshot(input);
+  }
+
   /** The account's balances read from its stream (authoritative, unlike the read model). */
   async snapshot(input: { platformId: string; accountId: string }): Promise<LedgerAccountSnapshot> {
     const stream = this.streamFor(input.accountId);
@@ -149,7 +176,7 @@ export class AccountsLedger {
   }
 
   /** The hold's status, or null when nothing was ever held under this id. */
-  async holdStatus(input: HoldRef): Promise<{ amount: number; status: 'HELD' | 'SETTLED' | 'RELEASED' } | null> {
+  async holdStatus(input: HoldRef): Promise<{ amount: number; status: 'HELD' | 'SETTLED' | 'RELEASED' | 'VOIDED' } | null> {
     const stream = this.streamFor(input.accountId);
     return this.withLock(stream, async () => {
       const { state } = await this.load(stream);
@@ -172,12 +199,27 @@ export class AccountsLedger {
   ): Promise<LedgerStepResult> {
     const stream = this.streamFor(accountId);
     return this.withLock(stream, async () => {
+      // First try on the cached state without reading the stream: the append expects the cached
+      // revision, so a write by another process shows up as a conflict, and then the stream is
+      // read. A refusal or a no-op decided on the cache is checked against the stream first.
+      let optimistic = true;
       for (let attempt = 1; ; attempt++) {
-        const { state, revision } = await this.load(stream);
+        const cached = optimistic ? this.cache.get(stream) : undefined;
+        optimistic = false;
+        const { state, revision } = cached && cached.revision !== 'no_stream' ? cached : await this.load(stream);
         if (state.status === 'open' && state.platformId !== platformId) throw accountNotFound();
         if (state.status === 'none' && !options.allowNew) throw accountNotFound();
-        const decided = internalAccountDecider.decide(command, state);
-        if (decided.length === 0) return { ...snapshotOf(state as OpenAccount), applied: false };
+        let decided: InternalAccountEvent[];
+        try {
+          decided = internalAccountDecider.decide(command, state);
+        } catch (error) {
+          if (cached) continue;
+          throw error;
+        }
+        if (decided.length === 0) {
+          if (cached) continue;
+          return { ...snapshotOf(state as OpenAccount), applied: false };
+        }
         const withIds = decided.map((event) => ({ ...event, id: eventIdFor(accountId, event) }));
         try {
           const appended = await this.events.append(stream, withIds, revision);
@@ -272,6 +314,8 @@ function eventIdFor(accountId: string, event: DomainEvent & InternalAccountEvent
       return uuidv5(`ledger:${accountId}:settle:${event.data.holdId}`);
     case 'HoldReleased':
       return uuidv5(`ledger:${accountId}:release:${event.data.holdId}`);
+    case 'HoldVoided':
+      return uuidv5(`ledger:${accountId}:void:${event.data.holdId}`);
   }
 }
 

@@ -81,13 +81,14 @@ export function internalAccountViewFromEvents(events: Array<Pick<RecordedEvent, 
       };
       continue;
     }
-    if (!record) continue;
+    // Tombstones (HoldVoided) move no money and do not touch the account's updatedAt.
+    if (!record || event.type === 'HoldVoided') continue;
     record = { ...record, available: event.data.available, held: event.data.held, updatedAt: movementTime(event) };
   }
   return record ? internalAccountView(record) : null;
 }
 
-export function movementTime(event: Exclude<InternalAccountEvent, { type: 'InternalAccountOpened' }>): string {
+export function movementTime(event: Exclude<InternalAccountEvent, { type: 'InternalAccountOpened' | 'HoldVoided' }>): string {
   switch (event.type) {
     case 'FundsCredited':
       return event.data.creditedAt;

@@ -12,9 +12,10 @@ import { transferScenario } from '../../sandbox/transfer-scenarios';
 import { TransactionCommand, TransactionState, transactionDecider } from '../domain/transaction/transaction.decider';
 import { TransferParties } from '../domain/transaction/transaction.events';
 import { AccountsLedger } from '../ledger/accounts-ledger';
+import { ExternalAccountDetails } from '../queries/external-account.view';
 import { ExternalAccountsQuery } from '../queries/external-accounts.query';
 import { InternalAccountView, internalAccountView } from '../queries/internal-account.view';
-import { InternalAccountsQuery } from '../queries/internal-accounts.query';
+import { InternalAccountDetails, InternalAccountsQuery } from '../queries/internal-accounts.query';
 import { TransactionView, foldTransactionRow } from '../queries/transaction.view';
 import { TRANSFER_TRANSACTION_REDUCERS } from '../queries/transfer-transaction.reducers';
 
@@ -48,36 +49,13 @@ export class TransfersService {
   ) {}
 
   async transferOut(platformId: string, request: TransferRequest): Promise<TransactionView> {
-    const internal = await this.internalAccounts.findDetails(platformId, request.sourceAccountId);
-    if (!internal) throw new DomainError('NOT_FOUND', 'Source internal account not found');
-    const external = await this.externalAccounts.findById(platformId, request.destinationAccountId);
-    if (!external) throw new DomainError('NOT_FOUND', 'Destination external account not found');
-    assertSameCurrency(internal.currency, external.currency);
-    const paymentRail = this.pickRail(request.paymentRail, external.supportedRails, 'destination.paymentRail');
-    if (internal.customerId && internal.customerId !== external.customerId) {
-      throw new ValidationError([{ field: 'destination.accountId', constraint: 'FORMAT', message: 'The external account belongs to another customer' }]);
-    }
-    const customer = await this.approvedCustomer(platformId, internal.customerId);
-    await this.assertAmountInRange(platformId, internal.currency, request.amount);
-
-    const transactionId = newId('Transaction');
-    const parties: TransferParties = {
-      transactionId,
-      platformId,
-      customerId: internal.customerId,
-      platformCustomerId: customer?.platformCustomerId ?? null,
-      sourceAccountId: internal.accountId,
-      destinationAccountId: external.id,
-      paymentRail,
-      currency: internal.currency,
-      amount: request.amount,
-      counterpartySuffix: lastThree(external.primaryIdentifier),
-    };
+    const parties = await this.resolveParties(platformId, request, 'OUT');
+    const transactionId = parties.transactionId;
     await this.events.handle(streamNameFor(transactionId), transactionDecider, { type: 'RequestTransferOut', parties, now: new Date().toISOString() });
     const outcome = await this.advanceTransferOut(transactionId);
     if (outcome.state.status === 'REJECTED') {
       throw new DomainError('INSUFFICIENT_FUNDS', 'The account balance is too low for this amount', {
-        accountId: internal.accountId,
+        accountId: parties.sourceAccountId,
         requested: request.amount,
         ...(outcome.available !== undefined ? { available: outcome.available } : {}),
       });
@@ -86,33 +64,63 @@ export class TransfersService {
   }
 
   async transferIn(platformId: string, request: TransferRequest): Promise<TransactionView> {
-    const external = await this.externalAccounts.findById(platformId, request.sourceAccountId);
-    if (!external) throw new DomainError('NOT_FOUND', 'Source external account not found');
-    const internal = await this.internalAccounts.findDetails(platformId, request.destinationAccountId);
-    if (!internal) throw new DomainError('NOT_FOUND', 'Destination internal account not found');
-    assertSameCurrency(external.currency, internal.currency);
+    const parties = await this.resolveParties(platformId, request, 'IN');
+    const requested = await this.events.handle(streamNameFor(parties.transactionId), transactionDecider, {
+      type: 'RequestTransferIn',
+      parties,
+      now: new Date().toISOString(),
+    });
+    return this.view(parties.transactionId, requested.revision);
+  }
+
+  /**
+   * Checks a transfer request in either direction (OUT: internal -> external, IN: external ->
+   * internal) and names its parties: both accounts this platform's, the same currency, a rail the
+   * external account supports, the same customer, an approved customer, an amount in range.
+   */
+  private async resolveParties(platformId: string, request: TransferRequest, direction: 'IN' | 'OUT'): Promise<TransferParties> {
+    // The source is looked up (and reported missing) first, whichever kind it is.
+    let internal: InternalAccountDetails;
+    let external: ExternalAccountDetails;
+    if (direction === 'OUT') {
+      internal = await this.requireInternal(platformId, request.sourceAccountId, 'Source');
+      external = await this.requireExternal(platformId, request.destinationAccountId, 'Destination');
+    } else {
+      external = await this.requireExternal(platformId, request.sourceAccountId, 'Source');
+      internal = await this.requireInternal(platformId, request.destinationAccountId, 'Destination');
+    }
+    assertSameCurrency(internal.currency, external.currency);
     const paymentRail = this.pickRail(request.paymentRail, external.supportedRails, 'destination.paymentRail');
     if (internal.customerId && internal.customerId !== external.customerId) {
-      throw new ValidationError([{ field: 'source.accountId', constraint: 'FORMAT', message: 'The external account belongs to another customer' }]);
+      const field = direction === 'OUT' ? 'destination.accountId' : 'source.accountId';
+      throw new ValidationError([{ field, constraint: 'FORMAT', message: 'The external account belongs to another customer' }]);
     }
     const customer = await this.approvedCustomer(platformId, internal.customerId);
     await this.assertAmountInRange(platformId, internal.currency, request.amount);
-
-    const transactionId = newId('Transaction');
-    const parties: TransferParties = {
-      transactionId,
+    return {
+      transactionId: newId('Transaction'),
       platformId,
       customerId: internal.customerId,
       platformCustomerId: customer?.platformCustomerId ?? null,
-      sourceAccountId: external.id,
-      destinationAccountId: internal.accountId,
+      sourceAccountId: direction === 'OUT' ? internal.accountId : external.id,
+      destinationAccountId: direction === 'OUT' ? external.id : internal.accountId,
       paymentRail,
       currency: internal.currency,
       amount: request.amount,
       counterpartySuffix: lastThree(external.primaryIdentifier),
     };
-    const requested = await this.events.handle(streamNameFor(transactionId), transactionDecider, { type: 'RequestTransferIn', parties, now: new Date().toISOString() });
-    return this.view(transactionId, requested.revision);
+  }
+
+  private async requireInternal(platformId: string, accountId: string, side: 'Source' | 'Destination'): Promise<InternalAccountDetails> {
+    const found = await this.internalAccounts.findDetails(platformId, accountId);
+    if (!found) throw new DomainError('NOT_FOUND', `${side} internal account not found`);
+    return found;
+  }
+
+  private async requireExternal(platformId: string, accountId: string, side: 'Source' | 'Destination'): Promise<ExternalAccountDetails> {
+    const found = await this.externalAccounts.findById(platformId, accountId);
+    if (!found) throw new DomainError('NOT_FOUND', `${side} external account not found`);
+    return found;
   }
 
   /** `POST /sandbox/internal-accounts/{id}/fund`: credit, then record the incoming transaction. */

@@ -8,6 +8,11 @@ import { LIVE_TABLES, Projection, Reactor, connectPipelined } from './projection
 import { applyToProjection, describeError } from './projection-apply';
 import { createProjectionTables, rebuildProjection } from './projection-rebuild';
 
+/** How often a reactor whose batches it does not handle still moves its checkpoint. */
+const REACTOR_IDLE_CHECKPOINT_MS = 1000;
+/** How soon a reactor records where it stopped once the log goes quiet. */
+const REACTOR_QUIET_CHECKPOINT_MS = 100;
+
 export interface ProjectionRunnerOptions {
   batchSize?: number;
   /** Fallback poll for appends made by other processes. */
@@ -57,6 +62,7 @@ export class ProjectionRunner {
   private states: ProjectionState[] = [];
   /** The pipelined connection projection batches write through. */
   private connection: Client | null = null;
+  private readonly reactorReads = new Map<string, Promise<RecordedEvent[]>>();
 
   constructor(
     private readonly pool: Pool,
@@ -371,19 +377,51 @@ export class ProjectionRunner {
     }
   }
 
+  /**
+   * Reactor loops wake together on every append and mostly read from the same position: a read
+   * already in flight for that position is shared instead of sending another identical query
+   * (one per reactor per append otherwise). Only in-flight reads are shared, so nobody gets a
+   * stale answer: a loop that asks after a read finished sends its own.
+   */
+  private sharedReadAll(from: Position, limit: number): Promise<RecordedEvent[]> {
+    const key = `${positionToString(from)}:${limit}`;
+    let read = this.reactorReads.get(key);
+    if (!read) {
+      read = this.events.store.readAll({ from, limit }).finally(() => this.reactorReads.delete(key));
+      this.reactorReads.set(key, read);
+    }
+    return read;
+  }
+
   private async runReactorLoop(reactor: Reactor): Promise<void> {
     const types = new Set(reactor.handles);
     let from: Position | null = null;
     let appliedSinceCheckpoint = 0;
     let failures = 0;
+    let checkpointedAt = 0;
+    let unsaved = false;
+    // A batch the reactor does not handle moves its checkpoint only now and then (and whenever
+    // the log goes quiet): re-reading a few skipped events after a restart costs nothing, a
+    // checkpoint write per append under load does.
+    const checkpoint = async (position: Position, force = false) => {
+      if (!force && appliedSinceCheckpoint === 0 && Date.now() - checkpointedAt < REACTOR_IDLE_CHECKPOINT_MS) {
+        unsaved = true;
+        return;
+      }
+      await writeCheckpoint(this.pool, reactor.name, 'reactor', 1, position, appliedSinceCheckpoint);
+      appliedSinceCheckpoint = 0;
+      checkpointedAt = Date.now();
+      unsaved = false;
+    };
     while (this.running) {
       try {
         if (from === null) {
           const initial = await readCheckpoints(this.pool, [reactor.name]);
           from = initial.get(reactor.name)?.position ?? START_POSITION;
         }
-        const batch = await this.events.store.readAll({ from, limit: Math.min(this.batchSize, 200) });
+        const batch = await this.sharedReadAll(from, Math.min(this.batchSize, 200));
         if (batch.length === 0) {
+          if (unsaved && Date.now() - checkpointedAt >= REACTOR_QUIET_CHECKPOINT_MS) await checkpoint(from, true);
           await this.idle(this.nextDelay(from));
           continue;
         }
@@ -392,8 +430,8 @@ export class ProjectionRunner {
           const handled = batch.filter((event) => types.has(event.type));
           if (handled.length > 0) await runWithContext(reactorContext(reactor, handled[handled.length - 1]), () => reactor.reactBatch!(handled));
           from = batch[batch.length - 1].position;
-          await writeCheckpoint(this.pool, reactor.name, 'reactor', 1, from, appliedSinceCheckpoint + handled.length);
-          appliedSinceCheckpoint = 0;
+          appliedSinceCheckpoint += handled.length;
+          await checkpoint(from);
           failures = 0;
           continue;
         }
@@ -405,8 +443,7 @@ export class ProjectionRunner {
           // Advanced event by event so a failure mid-batch re-runs only the failed event onwards.
           from = event.position;
         }
-        await writeCheckpoint(this.pool, reactor.name, 'reactor', 1, from, appliedSinceCheckpoint);
-        appliedSinceCheckpoint = 0;
+        await checkpoint(from);
         failures = 0;
       } catch (error) {
         failures++;

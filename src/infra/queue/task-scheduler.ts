@@ -57,6 +57,37 @@ export class TaskScheduler {
     });
   }
 
+  /**
+   * Schedules several tasks in one round trip to Redis (e.g. everything one reactor batch
+   * causes); each is exactly what `schedule` would add, deduplicated by the same job id.
+   */
+  async scheduleMany(tasks: Array<{ taskName: string; key: string; delayMs: number; payload: TaskPayload }>): Promise<void> {
+    if (tasks.length === 0) return;
+    await this.queues.queue(TASK_QUEUE).addBulk(
+      tasks.map((task) => ({
+        name: task.taskName,
+        data: task.payload,
+        opts: {
+          jobId: jobIdFor(task.taskName, task.key),
+          delay: Math.max(0, Math.round(task.delayMs)),
+          attempts: 20,
+          backoff: { type: 'exponential', delay: 200 },
+          removeOnComplete: 1000,
+          removeOnFail: 5000,
+        },
+      })),
+    );
+  }
+
+  /**
+   * Drops a scheduled task that no longer applies (e.g. the expiry of a quote already executed),
+   * so it costs nothing when it would have fired. Best effort: a task already running, or one
+   * cancelled too late, still runs and must no-op as every handler does.
+   */
+  async cancel(taskName: string, key: string): Promise<void> {
+    await this.queues.queue(TASK_QUEUE).remove(jobIdFor(taskName, key)).catch(() => 0);
+  }
+
   /** Starts the worker where this process runs the worker role (after every module registered). */
   start(): void {
     if (this.started) return;

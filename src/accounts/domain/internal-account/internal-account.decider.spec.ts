@@ -109,4 +109,34 @@ describe('internal account ledger decider', () => {
     expect(when(state, { type: 'ReleaseHold', holdId: 'none', reason: 'X', now: NOW })).toEqual([]);
     expect(errorCode(() => when(state, { type: 'SettleHold', holdId: 'none', now: NOW }))).toBe('NOT_FOUND');
   });
+  it('voiding an unknown hold leaves a tombstone that refuses a later hold with that id', () => {
+    const funded = [opened, credited('m1', 500, 500)];
+    const voided = when(given(funded), { type: 'VoidHold', holdId: 'late', reason: 'QUOTE_EXECUTION_REJECTED', now: NOW });
+    expect(voided).toEqual([{ type: 'HoldVoided', data: { ...ref, holdId: 'late', reason: 'QUOTE_EXECUTION_REJECTED', voidedAt: NOW } }]);
+    const state = given([...funded, ...voided]);
+    expect(state.status === 'open' && [state.available, state.held]).toEqual([500, 0]);
+    let thrown: DomainError | undefined;
+    try {
+      when(state, { type: 'HoldFunds', holdId: 'late', amount: 100, reference: null, now: NOW });
+    } catch (error) {
+      thrown = error as DomainError;
+    }
+    expect([thrown?.code, thrown?.details?.reason]).toEqual(['INVALID_STATE_TRANSITION', 'HOLD_VOIDED']);
+    expect(when(state, { type: 'VoidHold', holdId: 'late', reason: 'X', now: NOW })).toEqual([]);
+    expect(when(state, { type: 'ReleaseHold', holdId: 'late', reason: 'X', now: NOW })).toEqual([]);
+    expect(errorCode(() => when(state, { type: 'SettleHold', holdId: 'late', now: NOW }))).toBe('INVALID_STATE_TRANSITION');
+  });
+
+  it('voiding a placed hold releases it, once', () => {
+    const held: InternalAccountEvent = {
+      type: 'FundsHeld',
+      data: { ...ref, holdId: 'h1', amount: 200, reference: null, available: 300, held: 200, heldAt: NOW },
+    };
+    const state = given([opened, credited('m1', 500, 500), held]);
+    const released = when(state, { type: 'VoidHold', holdId: 'h1', reason: 'EXPIRED', now: NOW });
+    expect(released).toEqual([
+      { type: 'HoldReleased', data: { ...ref, holdId: 'h1', amount: 200, reason: 'EXPIRED', available: 500, held: 0, releasedAt: NOW } },
+    ]);
+    expect(when(given([opened, credited('m1', 500, 500), held, ...released]), { type: 'VoidHold', holdId: 'h1', reason: 'EXPIRED', now: NOW })).toEqual([]);
+  });
 });

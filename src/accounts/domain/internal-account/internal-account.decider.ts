@@ -3,7 +3,7 @@ import { DomainError } from '../../../infra/domain/domain-error';
 import { MAX_AMOUNT_MINOR } from '../../../shared/currencies';
 import { InternalAccountEvent, InternalAccountType } from './internal-account.events';
 
-export type HoldStatus = 'HELD' | 'SETTLED' | 'RELEASED';
+export type HoldStatus = 'HELD' | 'SETTLED' | 'RELEASED' | 'VOIDED';
 
 export interface OpenAccount {
   status: 'open';
@@ -37,7 +37,8 @@ export type InternalAccountCommand =
   | { type: 'CreditFunds'; movementId: string; amount: number; reason: string; reference: string | null; now: string }
   | { type: 'HoldFunds'; holdId: string; amount: number; reference: string | null; now: string }
   | { type: 'SettleHold'; holdId: string; now: string }
-  | { type: 'ReleaseHold'; holdId: string; reason: string; now: string };
+  | { type: 'ReleaseHold'; holdId: string; reason: string; now: string }
+  | { type: 'VoidHold'; holdId: string; reason: string; now: string };
 
 export function accountNotFound(): DomainError {
   return new DomainError('NOT_FOUND', 'Internal account not found');
@@ -112,6 +113,12 @@ export const internalAccountDecider: Decider<InternalAccountCommand, InternalAcc
       case 'HoldFunds': {
         assertAmount(command.amount);
         const existing = state.holds[command.holdId];
+        if (existing?.status === 'VOIDED') {
+          throw new DomainError('INVALID_STATE_TRANSITION', 'This hold id was voided: nothing may be held under it any more', {
+            reason: 'HOLD_VOIDED',
+            holdId: command.holdId,
+          });
+        }
         if (existing) {
           if (existing.amount === command.amount) return [];
           throw new DomainError('CONFLICT', 'This hold id was already used with another amount');
@@ -143,7 +150,7 @@ export const internalAccountDecider: Decider<InternalAccountCommand, InternalAcc
         const hold = state.holds[command.holdId];
         if (!hold) throw new DomainError('NOT_FOUND', 'Hold not found');
         if (hold.status === 'SETTLED') return [];
-        if (hold.status === 'RELEASED') throw new DomainError('INVALID_STATE_TRANSITION', 'The hold was already released');
+        if (hold.status === 'RELEASED' || hold.status === 'VOIDED') throw new DomainError('INVALID_STATE_TRANSITION', 'The hold was already released');
         return [
           {
             type: 'HoldSettled',
@@ -152,10 +159,14 @@ export const internalAccountDecider: Decider<InternalAccountCommand, InternalAcc
         ];
       }
 
-      case 'ReleaseHold': {
+      case 'ReleaseHold':
+      case 'VoidHold': {
         const hold = state.holds[command.holdId];
+        if (!hold && command.type === 'VoidHold') {
+          return [{ type: 'HoldVoided', data: { ...ref, holdId: command.holdId, reason: command.reason, voidedAt: command.now } }];
+        }
         // Nothing was held under this id (a hold that was refused): nothing to give back.
-        if (!hold || hold.status === 'RELEASED') return [];
+        if (!hold || hold.status === 'RELEASED' || hold.status === 'VOIDED') return [];
         if (hold.status === 'SETTLED') throw new DomainError('INVALID_STATE_TRANSITION', 'The hold was already settled');
         return [
           {
@@ -206,6 +217,9 @@ export const internalAccountDecider: Decider<InternalAccountCommand, InternalAcc
       case 'HoldReleased':
         state.holds[event.data.holdId] = { amount: event.data.amount, status: 'RELEASED' };
         return { ...state, available: event.data.available, held: event.data.held, updatedAt: event.data.releasedAt };
+      case 'HoldVoided':
+        state.holds[event.data.holdId] = { amount: 0, status: 'VOIDED' };
+        return state;
     }
   },
 };

@@ -45,8 +45,19 @@ export type HoldReleased = {
   data: AccountRef & LedgerBalances & { holdId: string; amount: number; reason: string; releasedAt: string };
 };
 
-export type InternalAccountEvent = InternalAccountOpened | FundsCredited | FundsHeld | HoldSettled | HoldReleased;
+/**
+ * Nothing was held under this id when it was voided: a tombstone, so a hold placed later with the
+ * same id (a slow process that lost a race) is refused instead of locking money nobody will
+ * release. Moves no money; not a balance event.
+ */
+export type HoldVoided = {
+  type: 'HoldVoided';
+  data: AccountRef & { holdId: string; reason: string; voidedAt: string };
+};
 
+export type InternalAccountEvent = InternalAccountOpened | FundsCredited | FundsHeld | HoldSettled | HoldReleased | HoldVoided;
+
+/** The events the internal-accounts read model applies (HoldVoided changes no balance). */
 export const INTERNAL_ACCOUNT_EVENT_TYPES: InternalAccountEvent['type'][] = [
   'InternalAccountOpened',
   'FundsCredited',

@@ -1,0 +1,323 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AccountsLedger, LedgerAccountSnapshot } from '../../accounts/ledger/accounts-ledger';
+import { ExternalAccountDetails } from '../../accounts/queries/external-account.view';
+import { ExternalAccountsQuery } from '../../accounts/queries/external-accounts.query';
+import { CustomerView } from '../../customers/queries/customer.view';
+import { CustomersQuery } from '../../customers/queries/customers.query';
+import { APP_CONFIG, AppConfig } from '../../infra/config';
+import { DomainError, ValidationError } from '../../infra/domain/domain-error';
+import { newId } from '../../infra/ids';
+import { PlatformConfig } from '../../platforms/domain/platform/platform.events';
+import { PlatformConfigQuery } from '../../platforms/queries/platform-config.query';
+import { QuoteScenario, quoteScenarioByName, quoteScenarioFor } from '../../sandbox/quote-scenarios';
+import { resolveSandboxUmaReceiver } from '../../sandbox/uma-addresses';
+import { buildQuoteExecutionPayload } from '../../shared/wallet-payloads';
+import { PaymentInstructionsRecord, QuoteDestination, QuoteSource, QuoteTerms } from '../domain/quote/quote.events';
+import { QuoteRequest } from '../http/quote-request';
+import { platformFeeFor } from '../pricing/fee-schedule';
+import { buildPaymentInstructions } from '../pricing/payment-instructions';
+import { priceQuote } from '../pricing/price';
+import { DestinationAccountType, PaymentRail, isDestinationAccountType, quoteExpiresAt, selectRail } from '../pricing/rails';
+import { RateSnapshots } from '../pricing/rate-snapshots';
+import { QuoteView, quoteView } from '../queries/quote.view';
+import { QuoteStore } from '../quote-store';
+import { CounterpartyFacts, counterpartyInformation, sandboxUmaReceiverFacts } from './counterparty-information';
+
+interface ResolvedSource {
+  source: QuoteSource;
+  sendingCurrency: string;
+  /** The paying internal account (ACCOUNT sources). */
+  account: LedgerAccountSnapshot | null;
+  fundingRails: PaymentRail[];
+  customerId: string | null;
+}
+
+interface ResolvedDestination {
+  accountType: DestinationAccountType;
+  receivingCurrency: string;
+  rail: PaymentRail;
+  destination: QuoteDestination;
+  internalAccountId: string | null;
+  scenario: QuoteScenario;
+  counterparty: () => Promise<CounterpartyFacts>;
+}
+
+/**
+ * `POST /quotes`: resolves the source, the customer and the destination, prices the quote on the
+ * current rate snapshot (which it then locks), and records `QuoteCreated` with everything
+ * settlement needs. Errors, in order: 404 for unknown accounts and customers, 403/410 for a
+ * customer who may not transact, 400 for every other refusal (rails, currencies, amounts, funds).
+ */
+@Injectable()
+export class QuoteCreationService {
+  constructor(
+    private readonly store: QuoteStore,
+    private readonly ledger: AccountsLedger,
+    private readonly externalAccounts: ExternalAccountsQuery,
+    private readonly customers: CustomersQuery,
+    private readonly platformConfig: PlatformConfigQuery,
+    private readonly rates: RateSnapshots,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async create(platformId: string, request: QuoteRequest): Promise<QuoteView> {
+    const createdAt = new Date().toISOString();
+    // Independent lookups run together; their refusals still come out in one fixed order.
+    const [platform, source] = await inOrder(this.platformConfig.findRaw(platformId), this.resolveSource(platformId, request));
+    if (!platform) throw new DomainError('NOT_FOUND', 'Platform not found');
+    const [customer, destination] = await inOrder(
+      source.customerId ? this.approvedCustomer(platformId, source.customerId) : Promise.resolve(null),
+      this.resolveDestination(platformId, request, source),
+    );
+    if (destination.internalAccountId !== null && destination.internalAccountId === source.account?.accountId) {
+      throw new DomainError('SELF_PAYMENT', 'The source and the destination are the same account');
+    }
+
+    const snapshot = this.rates.current();
+    const priced = priceQuote({
+      snapshot,
+      sendingCurrency: source.sendingCurrency,
+      receivingCurrency: destination.receivingCurrency,
+      lockedCurrencySide: request.lockedCurrencySide,
+      lockedCurrencyAmount: request.lockedCurrencyAmount,
+      rail: destination.rail,
+      platformFee: platformFeeFor(platform.feeConfigs, source.sendingCurrency),
+    });
+    assertWithinLimits(platform, source.sendingCurrency, priced.totalSendingAmount);
+    if (source.account && source.account.available < priced.totalSendingAmount) {
+      const current = await this.ledger.snapshot({ platformId, accountId: source.account.accountId });
+      if (current.available < priced.totalSendingAmount) {
+        throw new DomainError('INSUFFICIENT_FUNDS', 'The account balance is too low for this quote', {
+          accountId: current.accountId,
+          available: current.available,
+          requested: priced.totalSendingAmount,
+        });
+      }
+    }
+
+    const quoteId = newId('Quote');
+    const rails: PaymentRail[] = [destination.rail, ...source.fundingRails];
+    if (source.account?.accountType === 'EMBEDDED_WALLET') rails.push('EMBEDDED_WALLET');
+    const override = this.config.sandbox.quoteLifetimeOverrideMs;
+    const expiresAt = override ? new Date(Date.parse(createdAt) + override).toISOString() : quoteExpiresAt(createdAt, rails);
+    const required = platform.supportedCurrencies.find((entry) => entry.currencyCode === destination.receivingCurrency)?.requiredCounterpartyFields ?? [];
+
+    const terms: QuoteTerms = {
+      quoteId,
+      transactionId: newId('Transaction'),
+      platformId,
+      customerId: source.customerId,
+      platformCustomerId: customer?.platformCustomerId ?? null,
+      source: source.source,
+      destination: destination.destination,
+      sendingCurrency: source.sendingCurrency,
+      receivingCurrency: destination.receivingCurrency,
+      totalSendingAmount: priced.totalSendingAmount,
+      totalReceivingAmount: priced.totalReceivingAmount,
+      exchangeRate: priced.exchangeRateText,
+      feesIncluded: priced.feesIncluded,
+      platformFeesIncluded: priced.platformFeesIncluded,
+      rateDetails: priced.rateDetails,
+      rateSnapshotId: priced.rateSnapshotId,
+      lockedCurrencySide: request.lockedCurrencySide,
+      lockedCurrencyAmount: request.lockedCurrencyAmount,
+      paymentRail: destination.rail,
+      paymentInstructions: null,
+      counterpartyInformation: required.length > 0 ? counterpartyInformation(required, await destination.counterparty()) : null,
+      description: request.description,
+      funding: {
+        sourceAccountId: source.account?.accountId ?? null,
+        sourceAccountType: source.account?.accountType ?? null,
+        destinationInternalAccountId: destination.internalAccountId,
+        scenario: destination.scenario.name,
+        scenarioSuffix: destination.scenario.suffix,
+      },
+      createdAt,
+      expiresAt,
+    };
+    terms.paymentInstructions = paymentInstructionsFor(request, terms, source);
+    const { state } = await this.store.append({ status: 'none' }, 'no_stream', { type: 'CreateQuote', terms });
+    return quoteView(state);
+  }
+
+  private async resolveSource(platformId: string, request: QuoteRequest): Promise<ResolvedSource> {
+    const source = request.source;
+    if (source.sourceType === 'REALTIME_FUNDING') {
+      const shown: QuoteSource = { sourceType: 'REALTIME_FUNDING', currency: source.currency };
+      if (source.customerId) shown.customerId = source.customerId;
+      if (source.method.cryptoNetwork) shown.cryptoNetwork = source.method.cryptoNetwork;
+      return { source: shown, sendingCurrency: source.currency, account: null, fundingRails: source.method.rails, customerId: source.customerId };
+    }
+    // The balance is checked again by the hold at execute: a recent one is enough here, and a
+    // shortfall it shows is confirmed on the stream before the quote is refused.
+    const account = await this.ledger.recentSnapshot({ platformId, accountId: source.accountId }).catch((error) => {
+      throw notFoundAs(error, 'NOT_FOUND', 'Source internal account not found');
+    });
+    let customerId = account.customerId;
+    if (source.customerId) {
+      if (account.customerId && account.customerId !== source.customerId) {
+        throw new ValidationError([{ field: 'source.customerId', constraint: 'FORMAT', message: 'The source account belongs to another customer' }]);
+      }
+      customerId = source.customerId;
+    } else if (!account.customerId) {
+      throw new ValidationError([
+        { field: 'source.customerId', constraint: 'REQUIRED', message: 'source.customerId is required when funding from a platform (FBO) account' },
+      ]);
+    }
+    const shown: QuoteSource = { sourceType: 'ACCOUNT', accountId: account.accountId };
+    if (customerId) shown.customerId = customerId;
+    return { source: shown, sendingCurrency: account.currency, account, fundingRails: [], customerId };
+  }
+
+  private async resolveDestination(platformId: string, request: QuoteRequest, source: ResolvedSource): Promise<ResolvedDestination> {
+    const destination = request.destination;
+    if (destination.destinationType === 'UMA_ADDRESS') {
+      const receiver = resolveSandboxUmaReceiver(destination.umaAddress, destination.currency);
+      return {
+        accountType: 'UMA_ADDRESS',
+        receivingCurrency: receiver.currency,
+        rail: 'UMA',
+        destination: { destinationType: 'UMA_ADDRESS', umaAddress: receiver.address, currency: receiver.currency },
+        internalAccountId: null,
+        scenario: receiver.scenario,
+        counterparty: async () => sandboxUmaReceiverFacts(receiver.address),
+      };
+    }
+    if (destination.accountId.startsWith('InternalAccount:')) {
+      const account = await this.ledger.snapshot({ platformId, accountId: destination.accountId }).catch((error) => {
+        throw notFoundAs(error, 'NOT_FOUND', 'Destination account not found');
+      });
+      const accountType: DestinationAccountType = account.accountType === 'EMBEDDED_WALLET' ? 'EMBEDDED_WALLET' : 'INTERNAL_ACCOUNT';
+      const rail = railOrThrow(selectRail({ accountType, requestedRail: destination.paymentRail }));
+      return {
+        accountType,
+        receivingCurrency: account.currency,
+        rail,
+        destination: { destinationType: 'ACCOUNT', accountId: account.accountId, paymentRail: rail },
+        internalAccountId: account.accountId,
+        scenario: quoteScenarioByName('SUCCESS'),
+        counterparty: async () => (account.customerId ? customerFacts(await this.customers.findById(platformId, account.customerId)) : {}),
+      };
+    }
+    const external = await this.externalAccounts.findById(platformId, destination.accountId);
+    if (!external) throw new DomainError('NOT_FOUND', 'Destination external account not found');
+    if (source.customerId && external.customerId !== source.customerId) {
+      throw new ValidationError([{ field: 'destination.accountId', constraint: 'FORMAT', message: "The external account belongs to another customer than the quote's" }]);
+    }
+    if (!isDestinationAccountType(external.accountType)) {
+      throw new ValidationError([{ field: 'destination.accountId', constraint: 'FORMAT', message: `Quotes cannot pay to ${external.accountType} accounts` }]);
+    }
+    const rail = railOrThrow(selectRail({ accountType: external.accountType, requestedRail: destination.paymentRail, accountRails: external.supportedRails }));
+    return {
+      accountType: external.accountType,
+      receivingCurrency: external.currency,
+      rail,
+      destination: { destinationType: 'ACCOUNT', accountId: external.id, paymentRail: rail },
+      internalAccountId: null,
+      scenario: quoteScenarioFor(external.primaryIdentifier),
+      counterparty: async () => beneficiaryFacts(external),
+    };
+  }
+
+  /** The quote's customer must exist, not be deleted, and be approved (KYC or KYB). */
+  private async approvedCustomer(platformId: string, customerId: string): Promise<CustomerView> {
+    const customer = await this.customers.findById(platformId, customerId);
+    if (!customer) throw new DomainError('USER_NOT_FOUND', 'Customer not found');
+    if (customer.isDeleted) throw new DomainError('CUSTOMER_DELETED', 'The customer was deleted');
+    const status = customer.customerType === 'INDIVIDUAL' ? customer.kycStatus : customer.kybStatus;
+    if (status !== 'APPROVED') {
+      throw new DomainError('FORBIDDEN', 'The customer is not approved to transact', {
+        reason: 'CUSTOMER_NOT_APPROVED',
+        [customer.customerType === 'INDIVIDUAL' ? 'kycStatus' : 'kybStatus']: status,
+      });
+    }
+    return customer;
+  }
+}
+
+/** Both results, or the first one's failure before the second's (whichever settled first). */
+async function inOrder<A, B>(first: Promise<A>, second: Promise<B>): Promise<[A, B]> {
+  const [a, b] = await Promise.allSettled([first, second]);
+  if (a.status === 'rejected') throw a.reason;
+  if (b.status === 'rejected') throw b.reason;
+  return [a.value, b.value];
+}
+
+function railOrThrow(choice: ReturnType<typeof selectRail>): PaymentRail {
+  if (choice.error) throw new ValidationError([choice.error]);
+  return choice.rail;
+}
+
+function notFoundAs(error: unknown, code: string, message: string): unknown {
+  return error instanceof DomainError && error.code === 'NOT_FOUND' ? new DomainError(code, message) : error;
+}
+
+function assertWithinLimits(platform: PlatformConfig, currencyCode: string, amount: number): void {
+  const limits = platform.supportedCurrencies.find((entry) => entry.currencyCode === currencyCode);
+  if (limits && (amount < limits.minAmount || amount > limits.maxAmount)) {
+    throw new DomainError('AMOUNT_OUT_OF_RANGE', `totalSendingAmount must be from ${limits.minAmount} to ${limits.maxAmount} for ${currencyCode}`, {
+      minAmount: limits.minAmount,
+      maxAmount: limits.maxAmount,
+      totalSendingAmount: amount,
+    });
+  }
+}
+
+/**
+ * REALTIME_FUNDING: where and how the payer sends the money. EMBEDDED_WALLET source: the exact
+ * `payloadToSign` the wallet's session key signs for execute (binds quote, amounts, destination).
+ */
+function paymentInstructionsFor(request: QuoteRequest, terms: QuoteTerms, source: ResolvedSource): PaymentInstructionsRecord[] | null {
+  if (request.source.sourceType === 'REALTIME_FUNDING') {
+    return buildPaymentInstructions({
+      quoteId: terms.quoteId,
+      method: request.source.method,
+      amount: terms.totalSendingAmount,
+      createdAt: terms.createdAt,
+      expiresAt: terms.expiresAt,
+      onBehalfOfCustomer: terms.customerId !== null,
+    }) as unknown as PaymentInstructionsRecord[];
+  }
+  if (source.account?.accountType !== 'EMBEDDED_WALLET') return null;
+  const payloadToSign = buildQuoteExecutionPayload({
+    walletAccountId: source.account.accountId,
+    quoteId: terms.quoteId,
+    totalSendingAmount: terms.totalSendingAmount,
+    sendingCurrency: terms.sendingCurrency,
+    totalReceivingAmount: terms.totalReceivingAmount,
+    receivingCurrency: terms.receivingCurrency,
+    destination: terms.destination as unknown as Record<string, unknown>,
+    quoteCreatedAtMs: Date.parse(terms.createdAt),
+  });
+  return [
+    {
+      accountOrWalletInfo: { accountType: 'EMBEDDED_WALLET', payloadToSign },
+      instructionsNotes: `Sign payloadToSign byte for byte with a session key of the wallet and send the result as Service-Wallet-Signature on POST /quotes/${terms.quoteId}/execute before ${terms.expiresAt}.`,
+      isPlatformAccount: false,
+    },
+  ];
+}
+
+function beneficiaryFacts(external: ExternalAccountDetails): CounterpartyFacts {
+  const beneficiary = external.accountInfo.beneficiary;
+  if (!beneficiary) return {};
+  return {
+    fullName: beneficiary.fullName,
+    birthDate: beneficiary.birthDate,
+    nationality: beneficiary.nationality,
+    email: beneficiary.email,
+    address: beneficiary.address as Record<string, unknown> | null,
+  };
+}
+
+function customerFacts(customer: CustomerView | null): CounterpartyFacts {
+  if (!customer) return {};
+  const individual = customer.customerType === 'INDIVIDUAL';
+  return {
+    fullName: individual ? customer.fullName : customer.businessInfo.legalName,
+    birthDate: individual ? customer.birthDate : null,
+    nationality: individual ? customer.nationality : null,
+    email: customer.email,
+    address: customer.address as Record<string, unknown> | null,
+  };
+}

@@ -1,0 +1,164 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AccountsLedger } from '../../accounts/ledger/accounts-ledger';
+import { DomainError } from '../../infra/domain/domain-error';
+import { ConcurrencyError } from '../../infra/event-store/event-store.port';
+import { READ_MODEL_WAITER, ReadModelWaiter, awaitOwnWrites } from '../../infra/projections/read-model-waiter';
+import { ExistingQuote, QuoteCommand, quoteExpiredConflict } from '../domain/quote/quote.decider';
+import { QuoteView, foldQuote, quoteView } from '../queries/quote.view';
+import { QuoteStore, holdIdFor } from '../quote-store';
+import { QUOTE_EXECUTION_SIGNATURE_VERIFIER, QuoteExecutionSignatureVerifier } from './quote-execution-signature';
+
+export interface ExecuteOptions {
+  signatureHeader: string | string[] | undefined;
+  scaFactor: string | null;
+}
+
+const MAX_STEP_ATTEMPTS = 20;
+
+/**
+ * `POST /quotes/{quoteId}/execute`, crash-safe and race-free, in three steps:
+ *  1. record `QuoteExecutionRequested` at the revision read: of many concurrent executes exactly
+ *     one wins, the others re-decide on what it recorded (409);
+ *  2. hold the sending amount on the source account under the attempt's deterministic hold id;
+ *  3. record `QuoteFundsHeld` (PROCESSING), or `QuoteExecutionRejected` when the hold is refused
+ *     (400 INSUFFICIENT_FUNDS, the quote is PENDING again) and void that hold id.
+ * Steps 2-3 (`advance`) are idempotent and also run from the quote-process reactor, which
+ * finishes an execute whose request died after step 1. A hold that lost the race against a
+ * rejection is given back by whoever placed it, and a hold placed after its attempt was voided
+ * is refused by the ledger's tombstone, so no hold is ever left behind.
+ */
+@Injectable()
+export class QuoteExecutionService {
+  constructor(
+    private readonly store: QuoteStore,
+    private readonly ledger: AccountsLedger,
+    @Inject(QUOTE_EXECUTION_SIGNATURE_VERIFIER) private readonly signatures: QuoteExecutionSignatureVerifier,
+    @Inject(READ_MODEL_WAITER) private readonly waiter: ReadModelWaiter,
+  ) {}
+
+  async execute(platformId: string, quoteId: string, options: ExecuteOptions): Promise<QuoteView> {
+    try {
+      return await this.executeSteps(platformId, quoteId, options);
+    } catch (error) {
+      // A refusal may follow an append (the expiry the clock decided, a refused attempt): answer
+      // only once the read models show it too, like a success does.
+      await awaitOwnWrites(this.waiter);
+      throw error;
+    }
+  }
+
+  private async executeSteps(platformId: string, quoteId: string, options: ExecuteOptions): Promise<QuoteView> {
+    const loaded = await this.store.loadRecentFor(platformId, quoteId);
+    await this.checkWalletSignature(platformId, loaded.state, options.signatureHeader);
+    const requested = await this.store.handle(
+      platformId,
+      quoteId,
+      (state) => ({ type: 'RequestExecution', holdId: holdIdFor(quoteId, state.attempts + 1), scaFactor: options.scaFactor, now: new Date().toISOString() }),
+      loaded,
+    );
+    if (requested.state.status === 'EXPIRED') throw quoteExpiredConflict(requested.state);
+    if (requested.state.status !== 'EXECUTING') throw new DomainError('CONFLICT', 'The quote is not executable');
+    const attempt = requested.state.execution.attempt;
+    const outcome = await this.advance(quoteId, attempt, { state: requested.state, revision: requested.revision });
+    if (outcome.asLeftByAttempt) return quoteView(outcome.asLeftByAttempt);
+    throw await this.rejection(outcome.state, outcome.refusal);
+  }
+
+  /**
+   * Takes an EXECUTING quote to PROCESSING (funds held) or back to PENDING (hold refused).
+   * Idempotent: whatever another process already recorded is the outcome. `attempt` (when given)
+   * is the attempt the caller drives; the answer then carries the quote as that attempt left it.
+   */
+  async advance(
+    quoteId: string,
+    attempt?: number,
+    known?: { state: ExistingQuote; revision: number | 'no_stream' },
+  ): Promise<{ state: ExistingQuote; refusal: DomainError | null; asLeftByAttempt?: ExistingQuote }> {
+    let refusal: DomainError | null = null;
+    for (let round = 1; round <= MAX_STEP_ATTEMPTS; round++) {
+      // The caller's own append is the first state to work from; after a conflict, the stream.
+      const { state, revision, recorded } = round === 1 && known ? { ...known, recorded: [] } : await this.store.load(quoteId);
+      if (state.status === 'none') throw new DomainError('QUOTE_NOT_FOUND', 'Quote not found');
+      if (state.status === 'PENDING' && state.lastRejection) {
+        await this.voidRejectedHold(state, state.lastRejection.holdId);
+        return { state, refusal };
+      }
+      if (state.status !== 'EXECUTING') {
+        return { state, refusal, asLeftByAttempt: attempt ? stateAfterFundsHeld(recorded, attempt) : undefined };
+      }
+      const execution = state.execution;
+      let command: QuoteCommand;
+      try {
+        await this.ledger.hold({
+          platformId: state.platformId,
+          accountId: state.funding.sourceAccountId!,
+          holdId: execution.holdId,
+          amount: state.totalSendingAmount,
+          reference: state.transactionId,
+        });
+        command = { type: 'RecordFundsHeld', attempt: execution.attempt, now: new Date().toISOString() };
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        // Voided: another process recorded this attempt's rejection first; read what it recorded.
+        if (error.details?.reason === 'HOLD_VOIDED') continue;
+        refusal = error;
+        command = { type: 'RejectExecution', attempt: execution.attempt, reason: error.code, now: new Date().toISOString() };
+      }
+      try {
+        const decided = await this.store.append(state, revision, command);
+        if (decided.state.status === 'PROCESSING' && decided.state.execution?.attempt === attempt) {
+          return { state: decided.state, refusal, asLeftByAttempt: decided.state };
+        }
+      } catch (error) {
+        if (!(error instanceof ConcurrencyError)) throw error;
+      }
+    }
+    throw new DomainError('CONFLICT', 'The quote was changed concurrently; retry');
+  }
+
+  /**
+   * Gives back (or tombstones) the hold of a rejected attempt: a process that placed it after the
+   * refusal, or is about to, must not leave money held for a quote that is PENDING again.
+   */
+  async voidRejectedHold(state: ExistingQuote, holdId: string): Promise<void> {
+    if (!state.funding.sourceAccountId) return;
+    await this.ledger.voidHold({ platformId: state.platformId, accountId: state.funding.sourceAccountId, holdId, reason: 'QUOTE_EXECUTION_REJECTED' });
+  }
+
+  /** Why this execute's attempt did not get its funds held (the quote is PENDING again or EXPIRED). */
+  private async rejection(state: ExistingQuote, refusal: DomainError | null): Promise<DomainError> {
+    if (state.status === 'EXPIRED') return quoteExpiredConflict(state);
+    if (refusal) return refusal;
+    // Another process recorded the refusal first: report the balance as it is now.
+    const reason = state.status === 'PENDING' ? state.lastRejection?.reason ?? 'INSUFFICIENT_FUNDS' : 'INSUFFICIENT_FUNDS';
+    if (reason !== 'INSUFFICIENT_FUNDS' || !state.funding.sourceAccountId) return new DomainError(reason, 'The funds for this quote could not be held');
+    const account = await this.ledger.snapshot({ platformId: state.platformId, accountId: state.funding.sourceAccountId });
+    return new DomainError('INSUFFICIENT_FUNDS', 'The account balance is too low for this quote', {
+      accountId: account.accountId,
+      available: account.available,
+      requested: state.totalSendingAmount,
+    });
+  }
+
+  private async checkWalletSignature(platformId: string, state: ExistingQuote, header: string | string[] | undefined): Promise<void> {
+    if (state.funding.sourceAccountType !== 'EMBEDDED_WALLET' || state.source.sourceType !== 'ACCOUNT') return;
+    const info = state.paymentInstructions?.[0]?.accountOrWalletInfo;
+    const payloadToSign = info?.accountType === 'EMBEDDED_WALLET' ? (info.payloadToSign as string) : null;
+    if (!payloadToSign) throw new DomainError('INTERNAL_ERROR', 'The embedded-wallet quote has no payloadToSign');
+    const result = await this.signatures.verify({
+      platformId,
+      quote: { quoteId: state.quoteId, walletAccountId: state.source.accountId, payloadToSign },
+      header,
+    });
+    if (!result.ok) throw new DomainError(result.code, result.reason, { reason: result.reason });
+  }
+}
+
+/** The quote right after the QuoteFundsHeld of `attempt`: the answer of the execute that drove it. */
+function stateAfterFundsHeld(recorded: Array<{ type: string; data: Record<string, unknown> }>, attempt: number): ExistingQuote | undefined {
+  const index = recorded.findIndex((event) => event.type === 'QuoteFundsHeld' && event.data.attempt === attempt);
+  if (index < 0) return undefined;
+  const state = foldQuote(recorded.slice(0, index + 1));
+  return state.status === 'none' ? undefined : state;
+}
+

@@ -1,0 +1,96 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import { DomainError, ValidationError } from '../../infra/domain/domain-error';
+import { Page } from '../../infra/http/pagination';
+import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
+import { QueryReader } from '../../infra/http/query-params';
+import { Idempotent } from '../../infra/http/route-metadata';
+import { checkBody, throwIfAny } from '../../infra/http/validation';
+import { requirePathId } from '../../shared/validation/path-ids';
+import { QuoteCreationService } from '../creation/quote-creation.service';
+import { QuoteExecutionService } from '../execution/quote-execution.service';
+import { QuoteView } from '../queries/quote.view';
+import { QuotesQuery } from '../queries/quotes.query';
+import { parseQuoteRequest } from './quote-request';
+import { ExecuteQuoteDto } from './quotes.dto';
+
+type PlatformRequest = Request & { platform: AuthenticatedPlatform };
+
+const STATUSES = ['PENDING', 'PENDING_AUTHORIZATION', 'PROCESSING', 'COMPLETED', 'FAILED', 'EXPIRED'] as const;
+/** Per-transaction SCA factors (SPEC.md "Execute a quote"); TOTP cannot carry dynamic linking. */
+const PER_TRANSACTION_FACTORS = ['SMS_OTP', 'PASSKEY'];
+
+/** `POST /quotes`, `GET /quotes`, `GET /quotes/{quoteId}`, `POST /quotes/{quoteId}/execute`. */
+@Controller('quotes')
+export class QuotesController {
+  constructor(
+    private readonly creation: QuoteCreationService,
+    private readonly execution: QuoteExecutionService,
+    private readonly query: QuotesQuery,
+  ) {}
+
+  @Post()
+  @Idempotent()
+  async create(@Req() request: PlatformRequest, @Body() body: unknown): Promise<QuoteView> {
+    return this.creation.create(request.platform.platformId, parseQuoteRequest(body));
+  }
+
+  @Get()
+  async list(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>): Promise<Page<QuoteView>> {
+    const reader = new QueryReader(query, ['customerId', 'status', 'transactionId', 'createdAfter', 'createdBefore']);
+    const filters = {
+      customerId: reader.id('customerId', 'Customer'),
+      status: reader.oneOf('status', STATUSES),
+      transactionId: reader.id('transactionId', 'Transaction'),
+      createdAfter: reader.dateTime('createdAfter'),
+      createdBefore: reader.dateTime('createdBefore'),
+    };
+    const page = reader.page();
+    reader.done();
+    return this.query.list(request.platform.platformId, filters, page);
+  }
+
+  @Get(':quoteId')
+  async get(@Req() request: PlatformRequest, @Param('quoteId') quoteId: string): Promise<QuoteView> {
+    requirePathId('Quote', 'quoteId', quoteId);
+    const view = await this.query.findById(request.platform.platformId, quoteId);
+    if (!view) throw new DomainError('QUOTE_NOT_FOUND', 'Quote not found');
+    return view;
+  }
+
+  @Post(':quoteId/execute')
+  @HttpCode(200)
+  @Idempotent()
+  async execute(
+    @Req() request: PlatformRequest,
+    @Param('quoteId') quoteId: string,
+    @Body() body: unknown,
+  ): Promise<QuoteView> {
+    requirePathId('Quote', 'quoteId', quoteId);
+    const scaFactor = parseExecuteBody(body);
+    return this.execution.execute(request.platform.platformId, quoteId, {
+      signatureHeader: request.headers['service-wallet-signature'],
+      scaFactor,
+    });
+  }
+}
+
+/**
+ * The optional `{scaFactor}` body. SMS_OTP and PASSKEY are accepted (and ignored outside SCA
+ * regions); TOTP is refused because a per-transaction challenge must carry dynamic linking.
+ */
+function parseExecuteBody(body: unknown): string | null {
+  if (body === undefined || body === null || (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)) return null;
+  const { value, errors } = checkBody(ExecuteQuoteDto, body);
+  throwIfAny(errors);
+  if (value.scaFactor === undefined) return null;
+  if (value.scaFactor === 'TOTP') {
+    throw new ValidationError([
+      { field: 'scaFactor', constraint: 'ENUM', message: 'TOTP cannot authorize a transfer (it cannot carry dynamic linking); use SMS_OTP or PASSKEY' },
+    ]);
+  }
+  if (!PER_TRANSACTION_FACTORS.includes(value.scaFactor)) {
+    throw new ValidationError([{ field: 'scaFactor', constraint: 'ENUM', message: `scaFactor must be one of ${PER_TRANSACTION_FACTORS.join(', ')}` }]);
+  }
+  return value.scaFactor;
+}

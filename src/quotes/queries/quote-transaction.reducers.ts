@@ -1,0 +1,77 @@
+import { TransactionRow, TransactionView, TransactionViewReducer, foldTransactionRow } from '../../accounts/queries/transaction.view';
+import { currency } from '../../shared/currencies';
+import { QuoteEvent, QuoteTerms } from '../domain/quote/quote.events';
+
+/**
+ * The quote events' contribution to the `transactions` view (DECISIONS.md section 2): each quote
+ * is an OUTGOING, DEBIT transaction from its creation (PENDING) to PROCESSING, COMPLETED, FAILED
+ * (with its refund) or EXPIRED, in the same shape as the transfers' transactions.
+ */
+type Data<T extends QuoteEvent['type']> = Extract<QuoteEvent, { type: T }>['data'];
+
+function created(terms: QuoteTerms): TransactionView {
+  const source: TransactionView['source'] = terms.source.sourceType === 'ACCOUNT'
+    ? { sourceType: 'ACCOUNT', accountId: terms.source.accountId, currency: terms.sendingCurrency }
+    : {
+        sourceType: 'REALTIME_FUNDING',
+        currency: terms.sendingCurrency,
+        ...(terms.source.cryptoNetwork ? { cryptoNetwork: terms.source.cryptoNetwork } : {}),
+      };
+  const destination: TransactionView['destination'] = terms.destination.destinationType === 'ACCOUNT'
+    ? { destinationType: 'ACCOUNT', accountId: terms.destination.accountId, currency: terms.receivingCurrency, paymentRail: terms.paymentRail }
+    : { destinationType: 'UMA_ADDRESS', umaAddress: terms.destination.umaAddress, currency: terms.receivingCurrency, paymentRail: terms.paymentRail };
+  return {
+    id: terms.transactionId,
+    status: 'PENDING',
+    type: 'OUTGOING',
+    direction: 'DEBIT',
+    source,
+    destination,
+    customerId: terms.customerId,
+    platformCustomerId: terms.platformCustomerId,
+    sentAmount: { amount: terms.totalSendingAmount, currency: currency(terms.sendingCurrency) },
+    receivedAmount: { amount: terms.totalReceivingAmount, currency: currency(terms.receivingCurrency) },
+    exchangeRate: Number(terms.exchangeRate),
+    fees: terms.feesIncluded,
+    quoteId: terms.quoteId,
+    description: terms.description,
+    failureReason: null,
+    refund: null,
+    createdAt: terms.createdAt,
+    updatedAt: terms.createdAt,
+    settledAt: null,
+  };
+}
+
+function update(current: TransactionRow | null, changes: Partial<TransactionView>): TransactionRow | null {
+  return current ? { view: { ...current.view, ...changes }, visible: true } : null;
+}
+
+/** Every event type of a quote stream has a reducer (the read model then sees the whole stream). */
+const unchanged: TransactionViewReducer = (current) => current;
+
+export const QUOTE_TRANSACTION_REDUCERS: Record<string, TransactionViewReducer> = {
+  QuoteCreated: (_current, event) => ({ view: created(event.data as Data<'QuoteCreated'>), visible: true }),
+  QuoteExecutionRequested: unchanged,
+  QuoteExecutionRejected: unchanged,
+  QuoteFundsHeld: (current, event) => update(current, { status: 'PROCESSING', updatedAt: (event.data as Data<'QuoteFundsHeld'>).heldAt }),
+  QuoteFunded: (current, event) => update(current, { status: 'PROCESSING', updatedAt: (event.data as Data<'QuoteFunded'>).fundedAt }),
+  QuoteExpired: (current, event) => update(current, { status: 'EXPIRED', updatedAt: (event.data as Data<'QuoteExpired'>).expiredAt }),
+  QuoteCompleted: (current, event) => {
+    const data = event.data as Data<'QuoteCompleted'>;
+    return update(current, { status: 'COMPLETED', settledAt: data.completedAt, updatedAt: data.completedAt });
+  },
+  QuoteFailed: (current, event) => {
+    const data = event.data as Data<'QuoteFailed'>;
+    // Rebuilt in one key order (the event store keeps its own order for nested objects).
+    const refund = data.refund
+      ? { reference: data.refund.reference, initiatedAt: data.refund.initiatedAt, settledAt: data.refund.settledAt, status: data.refund.status, reason: data.refund.reason }
+      : null;
+    return update(current, { status: 'FAILED', failureReason: data.failureReason, refund, updatedAt: data.failedAt });
+  },
+};
+
+/** The quote's transaction as of the last of `events` (a prefix of the quote's stream). */
+export function quoteTransactionViewFromEvents(events: Array<{ type: string; data: Record<string, unknown> }>): TransactionView | null {
+  return foldTransactionRow(QUOTE_TRANSACTION_REDUCERS, events)?.view ?? null;
+}

@@ -1,0 +1,68 @@
+import { TransactionRow } from '../accounts/queries/transaction.view';
+import { RecordedEvent } from '../infra/event-store/event-store.port';
+import { QUOTE_EVENT_TYPES } from './domain/quote/quote.events';
+import { QUOTE_TRANSACTION_REDUCERS, quoteTransactionViewFromEvents } from './queries/quote-transaction.reducers';
+
+/**
+ * What the quote events mean as webhooks (DECISIONS.md sections 2 and 6): every status change of
+ * the outgoing transaction behind a quote is an `OUTGOING_PAYMENT.<STATUS>`, whose `data` is the
+ * transaction exactly as `GET /transactions/{id}` returned it right after the event. Execute
+ * attempts that were refused change no status and send nothing.
+ */
+export const OUTGOING_PAYMENT_TYPES: Readonly<Record<string, string>> = {
+  QuoteCreated: 'OUTGOING_PAYMENT.PENDING',
+  QuoteFundsHeld: 'OUTGOING_PAYMENT.PROCESSING',
+  QuoteFunded: 'OUTGOING_PAYMENT.PROCESSING',
+  QuoteCompleted: 'OUTGOING_PAYMENT.COMPLETED',
+  QuoteFailed: 'OUTGOING_PAYMENT.FAILED',
+  QuoteExpired: 'OUTGOING_PAYMENT.EXPIRED',
+};
+
+export const QUOTE_WEBHOOK_EVENT_TYPES = Object.keys(OUTGOING_PAYMENT_TYPES);
+
+/** `streamUpToEvent`: the quote's stream up to and including `event`. */
+export function quoteWebhooks(event: RecordedEvent, streamUpToEvent: RecordedEvent[]): Array<{ type: string; data: unknown }> {
+  const type = OUTGOING_PAYMENT_TYPES[event.type];
+  if (!type) return [];
+  const data = quoteTransactionViewFromEvents(streamUpToEvent);
+  return data ? [{ type, data }] : [];
+}
+
+const RECENT_LIMIT = 20_000;
+
+/**
+ * The registered mapper: the same views as quoteWebhooks, without reading the stream back in the
+ * common case. It sees every event of every quote stream in order (all quote event types are
+ * registered), and keeps the transaction row each quote had after its latest revision: when the
+ * next event is the next revision, the row after it is one reducer away. A gap (an event skipped
+ * or mapped out of order) falls back to folding the stream up to the event.
+ */
+export class QuoteWebhookMapper {
+  readonly eventTypes = [...QUOTE_EVENT_TYPES];
+  private readonly recent = new Map<string, { revision: number; row: TransactionRow | null }>();
+
+  constructor(private readonly readStreamUpTo: (event: RecordedEvent) => Promise<RecordedEvent[]>) {}
+
+  async toWebhooks(event: RecordedEvent): Promise<Array<{ type: string; data: unknown }>> {
+    const quoteId = (event.data as { quoteId: string }).quoteId;
+    const cached = this.recent.get(quoteId);
+    let row: TransactionRow | null;
+    if (event.revision === 0 || (cached && cached.revision === event.revision - 1)) {
+      const reducer = QUOTE_TRANSACTION_REDUCERS[event.type];
+      const before = event.revision === 0 ? null : cached!.row;
+      row = reducer ? reducer(before, event) : before;
+    } else {
+      row = rowOf(await this.readStreamUpTo(event));
+    }
+    this.recent.delete(quoteId);
+    this.recent.set(quoteId, { revision: event.revision, row });
+    if (this.recent.size > RECENT_LIMIT) this.recent.delete(this.recent.keys().next().value!);
+    const type = OUTGOING_PAYMENT_TYPES[event.type];
+    return type && row ? [{ type, data: row.view }] : [];
+  }
+}
+
+function rowOf(stream: RecordedEvent[]): TransactionRow | null {
+  const view = quoteTransactionViewFromEvents(stream);
+  return view ? { view, visible: true } : null;
+}

@@ -1,0 +1,72 @@
+import { Module, OnModuleInit } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module';
+import { CustomersModule } from '../customers/customers.module';
+import { APP_CONFIG, AppConfig } from '../infra/config';
+import { ReactorRegistry } from '../infra/infra.module';
+import { TaskScheduler } from '../infra/queue/task-scheduler';
+import { EventStoreService } from '../infra/event-store/event-store.service';
+import { PlatformsModule } from '../platforms/platforms.module';
+import { WebhookMappers } from '../webhooks/webhook-mappers';
+import { WebhooksModule } from '../webhooks/webhooks.module';
+import { readStreamUpTo } from '../webhooks/read-stream-up-to';
+import { QuoteCreationService } from './creation/quote-creation.service';
+import { ExchangeRatesModule } from './exchange-rates.module';
+import { QUOTE_EXECUTION_SIGNATURE_VERIFIER, SignatureOnlyQuoteVerifier } from './execution/quote-execution-signature';
+import { QuoteExecutionService } from './execution/quote-execution.service';
+import { QuotesController } from './http/quotes.controller';
+import { SandboxSendController } from './http/sandbox-send.controller';
+import { QuotesQuery } from './queries/quotes.query';
+import { QuoteStore } from './quote-store';
+import { QuoteWebhookMapper } from './quote-webhooks';
+import { EXPIRE_QUOTE_TASK, RESUME_EXECUTION_TASK, SETTLE_QUOTE_TASK, quoteProcessReactor } from './reactors/quote-process.reactor';
+import { QuoteSettlementService } from './settlement/quote-settlement.service';
+
+/**
+ * Quotes and their execution (issue 4): creation priced on a locked rate snapshot, execute with
+ * its ledger hold, expiry, sandbox settlement, `POST /sandbox/send` for REALTIME_FUNDING quotes,
+ * the outgoing transaction behind each quote (in the `transactions` read model) and its
+ * OUTGOING_PAYMENT.* webhooks.
+ *
+ * QUOTE_EXECUTION_SIGNATURE_VERIFIER checks `Service-Wallet-Signature` for EMBEDDED_WALLET
+ * sources; the embedded-wallet context replaces this provider with one that also requires the key
+ * to be a live session key of the wallet.
+ */
+@Module({
+  imports: [AccountsModule, CustomersModule, PlatformsModule, ExchangeRatesModule, WebhooksModule],
+  controllers: [QuotesController, SandboxSendController],
+  providers: [
+    QuoteStore,
+    QuoteCreationService,
+    QuoteExecutionService,
+    QuoteSettlementService,
+    QuotesQuery,
+    {
+      provide: QUOTE_EXECUTION_SIGNATURE_VERIFIER,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new SignatureOnlyQuoteVerifier(config.mode === 'sandbox'),
+    },
+  ],
+  exports: [QuotesQuery, QuoteStore],
+})
+export class QuotesModule implements OnModuleInit {
+  constructor(
+    private readonly store: QuoteStore,
+    private readonly execution: QuoteExecutionService,
+    private readonly settlement: QuoteSettlementService,
+    private readonly reactors: ReactorRegistry,
+    private readonly tasks: TaskScheduler,
+    private readonly events: EventStoreService,
+    private readonly webhookMappers: WebhookMappers,
+  ) {}
+
+  onModuleInit(): void {
+    this.reactors.register(quoteProcessReactor(this.store, this.execution, this.settlement, this.tasks));
+    this.tasks.register(EXPIRE_QUOTE_TASK, (payload) => this.settlement.expire(payload.subjectId));
+    this.tasks.register(SETTLE_QUOTE_TASK, (payload) => this.settlement.settle(payload.subjectId, Number(payload.step)));
+    this.tasks.register(RESUME_EXECUTION_TASK, async (payload) => {
+      await this.execution.advance(payload.subjectId);
+    });
+    // OUTGOING_PAYMENT.<STATUS> with the quote's transaction as GET showed it right after the event.
+    this.webhookMappers.register(new QuoteWebhookMapper((event) => readStreamUpTo(this.events, event)));
+  }
+}

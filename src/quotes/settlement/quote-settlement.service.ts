@@ -1,0 +1,142 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AccountsLedger } from '../../accounts/ledger/accounts-ledger';
+import { TransactionView } from '../../accounts/queries/transaction.view';
+import { APP_CONFIG, AppConfig } from '../../infra/config';
+import { DomainError } from '../../infra/domain/domain-error';
+import { ConcurrencyError } from '../../infra/event-store/event-store.port';
+import { READ_MODEL_WAITER, ReadModelWaiter, awaitOwnWrites } from '../../infra/projections/read-model-waiter';
+import { QuoteScenarioName, TimedSettlementStep, quoteScenarioByName, settlementSchedule } from '../../sandbox/quote-scenarios';
+import { CompletedQuote, ExistingQuote, ProcessingQuote, isExpiredAt, quoteExpiredConflict } from '../domain/quote/quote.decider';
+import { quoteTransactionViewFromEvents } from '../queries/quote-transaction.reducers';
+import { QuoteStore } from '../quote-store';
+
+const MAX_STEP_ATTEMPTS = 20;
+
+/** A task that fired before its time: BullMQ retries it (with backoff) rather than losing it. */
+export class NotDueYetError extends Error {}
+
+/**
+ * What happens after a quote is executed or funded, and when it is not: the sandbox settlement
+ * steps (quote-scenarios.ts) with their ledger movements, scheduled expiry, and the sandbox
+ * payment of a REALTIME_FUNDING quote. Each step moves money first (idempotent by hold or movement
+ * id), then records the quote event at the revision it read; a crash in between repeats the
+ * movement as a no-op.
+ */
+@Injectable()
+export class QuoteSettlementService {
+  constructor(
+    private readonly store: QuoteStore,
+    private readonly ledger: AccountsLedger,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(READ_MODEL_WAITER) private readonly waiter: ReadModelWaiter,
+  ) {}
+
+  /** The quote's settlement steps with the configured sandbox delays. */
+  scheduleFor(funding: ExistingQuote['funding']): TimedSettlementStep[] {
+    return settlementSchedule(quoteScenarioByName(funding.scenario as QuoteScenarioName, funding.scenarioSuffix), this.config.sandbox);
+  }
+
+  /** The expiry task: a PENDING quote past `expiresAt` becomes EXPIRED; anything else is left alone. */
+  async expire(quoteId: string): Promise<void> {
+    const now = new Date().toISOString();
+    const { state } = await this.store.handle(null, quoteId, { type: 'Expire', now }, await this.store.loadRecent(quoteId));
+    if (state.status === 'PENDING' && !isExpiredAt(state, now)) throw new NotDueYetError(`Quote ${quoteId} expires at ${state.expiresAt}`);
+  }
+
+  /** Settlement step `step` of a PROCESSING (or, for a return, COMPLETED) quote. */
+  async settle(quoteId: string, step: number): Promise<void> {
+    for (let round = 1; round <= MAX_STEP_ATTEMPTS; round++) {
+      // What this process remembers of the quote first (it usually recorded the funds held
+      // itself); anything but the expected step is checked against the stream.
+      const loaded = round === 1 ? await this.store.loadRecent(quoteId) : await this.store.load(quoteId);
+      const { state, revision } = loaded;
+      const due = (state.status === 'PROCESSING' || state.status === 'COMPLETED') && state.stepsApplied === step;
+      if (!due && loaded.fromMemory) continue;
+      if (state.status !== 'PROCESSING' && state.status !== 'COMPLETED') return;
+      if (state.stepsApplied !== step) {
+        if (state.stepsApplied > step) return;
+        throw new NotDueYetError(`Quote ${quoteId} is at settlement step ${state.stepsApplied}, not ${step}`);
+      }
+      const planned = this.scheduleFor(state.funding)[step];
+      if (!planned) return;
+      await this.moveFunds(state, planned);
+      try {
+        await this.store.append(state, revision, {
+          type: 'ApplySettlementStep',
+          step,
+          outcome: { status: planned.status, failureReason: planned.failureReason, refund: planned.refund },
+          now: new Date().toISOString(),
+        });
+        return;
+      } catch (error) {
+        if (!(error instanceof ConcurrencyError)) throw error;
+      }
+    }
+    throw new DomainError('CONFLICT', `Settlement step ${step} of ${quoteId} kept conflicting; it will be retried`);
+  }
+
+  /**
+   * `POST /sandbox/send`: the payer funds a REALTIME_FUNDING quote (PENDING -> PROCESSING). Answers
+   * the quote's transaction as this request left it.
+   */
+  async fundRealtimeQuote(platformId: string, input: { quoteId: string; currencyCode: string; currencyAmount: number | null }): Promise<TransactionView> {
+    const { state, events, recorded } = await this.store.handle(platformId, input.quoteId, {
+      type: 'RecordFunding',
+      currencyCode: input.currencyCode,
+      amount: input.currencyAmount,
+      now: new Date().toISOString(),
+    });
+    if (state.status === 'EXPIRED') {
+      await awaitOwnWrites(this.waiter);
+      throw quoteExpiredConflict(state);
+    }
+    const view = quoteTransactionViewFromEvents([...recorded, ...events] as Array<{ type: string; data: Record<string, unknown> }>);
+    if (!view) throw new DomainError('TRANSACTION_NOT_FOUND', 'Transaction not found');
+    return view;
+  }
+
+  /**
+   * The ledger movement of a step (quote-scenarios.ts ScenarioFundsMovement), by deterministic
+   * ids: the attempt's hold, `<transactionId>:payout` for a credit to an internal destination,
+   * `<transactionId>:refund` for a refund after a return. REALTIME_FUNDING quotes hold nothing;
+   * only their credit to an internal destination touches the ledger.
+   */
+  private async moveFunds(state: ProcessingQuote | CompletedQuote, step: TimedSettlementStep): Promise<void> {
+    const source = state.funding.sourceAccountId && state.execution
+      ? { platformId: state.platformId, accountId: state.funding.sourceAccountId, holdId: state.execution.holdId }
+      : null;
+    switch (step.funds) {
+      case 'SETTLE_HOLD':
+        if (source) await this.ledger.settleHold(source);
+        if (state.funding.destinationInternalAccountId) {
+          await this.ledger.credit({
+            platformId: state.platformId,
+            accountId: state.funding.destinationInternalAccountId,
+            movementId: `${state.transactionId}:payout`,
+            amount: state.totalReceivingAmount,
+            reason: 'QUOTE_PAYOUT',
+            reference: state.transactionId,
+          });
+        }
+        return;
+      case 'SETTLE_HOLD_UNREFUNDED':
+        if (source) await this.ledger.settleHold(source);
+        return;
+      case 'RELEASE_HOLD':
+        if (source) await this.ledger.releaseHold({ ...source, reason: step.failureReason ?? 'QUOTE_FAILED' });
+        return;
+      case 'CREDIT_REFUND':
+        if (source) {
+          await this.ledger.credit({
+            platformId: state.platformId,
+            accountId: source.accountId,
+            movementId: `${state.transactionId}:refund`,
+            amount: state.totalSendingAmount,
+            reason: 'QUOTE_REFUND',
+            reference: state.transactionId,
+          });
+        }
+        return;
+    }
+  }
+}

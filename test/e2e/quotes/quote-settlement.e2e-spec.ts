@@ -1,0 +1,212 @@
+import { EventStoreService } from '../../../src/infra/event-store/event-store.service';
+import { streamNameFor } from '../../../src/infra/ids';
+import { quoteWebhooks } from '../../../src/quotes/quote-webhooks';
+import { TestApp, eventually, startTestApp } from '../../support/test-app';
+import { createUsdExternalAccount } from '../../support/customer-fixtures';
+import { FundedCustomer, accountQuoteBody, balances, fundedCustomer, quoteToSuffix, quoteWithStatus, transactionWithStatus } from '../../support/quote-fixtures';
+
+const refundOf = (transactionId: string, status: string, reason: string, settled: boolean) => ({
+  reference: `${transactionId}:refund`,
+  initiatedAt: expect.any(String),
+  settledAt: settled ? expect.any(String) : null,
+  status,
+  reason,
+});
+
+/**
+ * Sandbox settlement after execute (DECISIONS.md section 5): every external-account suffix, the
+ * UMA test addresses, internal destinations, `POST /sandbox/send` for REALTIME_FUNDING quotes,
+ * with the transaction, its refund and the balances after each; and the OUTGOING_PAYMENT.*
+ * webhook mapping equal to the GET of each moment.
+ */
+describe('quotes: settlement', () => {
+  let testApp: TestApp;
+  let events: EventStoreService;
+
+  beforeAll(async () => {
+    testApp = await startTestApp();
+    events = testApp.app.get(EventStoreService);
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  const api = () => testApp.platform.api;
+
+  const executeToSuffix = async (suffix: string): Promise<{ owner: FundedCustomer; quote: any }> => {
+    const owner = await fundedCustomer(api(), 50_000);
+    const quote = await quoteToSuffix(api(), owner, suffix, 10_000);
+    expect((await api().post(`/quotes/${quote.id}/execute`).expect(200)).body.status).toBe('PROCESSING');
+    return { owner, quote };
+  };
+
+  it.each(['789', '000', '102', '999'])('suffix %s: COMPLETED, the hold settled (money left)', async (suffix) => {
+    const { owner, quote } = await executeToSuffix(suffix);
+    const transaction = await transactionWithStatus(api(), quote.transactionId, 'COMPLETED');
+    expect(transaction).toEqual(expect.objectContaining({ failureReason: null, refund: null, settledAt: transaction.updatedAt }));
+    expect(await balances(api(), owner.usd.id)).toEqual({ available: 40_000, total: 40_000 });
+  });
+
+  it.each([
+    ['002', 'QUOTE_EXECUTION_FAILED'],
+    ['004', 'ACCOUNT_CANNOT_RECEIVE'],
+    ['006', 'USER_CANCELLATION'],
+  ])('suffix %s: FAILED %s, refunded (the hold released)', async (suffix, reason) => {
+    const { owner, quote } = await executeToSuffix(suffix);
+    const transaction = await transactionWithStatus(api(), quote.transactionId, 'FAILED');
+    expect(transaction).toEqual(expect.objectContaining({ failureReason: reason, settledAt: null, refund: refundOf(quote.transactionId, 'COMPLETED', reason, true) }));
+    expect((await api().get(`/quotes/${quote.id}`).expect(200)).body.status).toBe('FAILED');
+    expect(await balances(api(), owner.usd.id)).toEqual({ available: 50_000, total: 50_000 });
+  });
+
+  it('suffix 003: a long payment stays PROCESSING (about 6 minutes; 2 s in tests), then COMPLETED', async () => {
+    const { owner, quote } = await executeToSuffix('003');
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect((await api().get(`/transactions/${quote.transactionId}`).expect(200)).body.status).toBe('PROCESSING');
+    expect(await balances(api(), owner.usd.id)).toEqual({ available: 40_000, total: 50_000 });
+    await transactionWithStatus(api(), quote.transactionId, 'COMPLETED');
+    expect(await balances(api(), owner.usd.id)).toEqual({ available: 40_000, total: 40_000 });
+  });
+
+  it('suffix 005: COMPLETED, then returned: FAILED PAYOUT_RETURNED with the refund credited', async () => {
+    const { owner, quote } = await executeToSuffix('005');
+    const completed = await transactionWithStatus(api(), quote.transactionId, 'COMPLETED');
+    const returned = await transactionWithStatus(api(), quote.transactionId, 'FAILED');
+    expect(returned).toEqual({
+      ...completed,
+      status: 'FAILED',
+      failureReason: 'PAYOUT_RETURNED',
+      refund: refundOf(quote.transactionId, 'COMPLETED', 'PAYOUT_RETURNED', true),
+      updatedAt: expect.any(String),
+    });
+    expect(returned.settledAt).toBe(completed.settledAt);
+    expect(await balances(api(), owner.usd.id)).toEqual({ available: 50_000, total: 50_000 });
+  });
+
+  it('suffix 007: FAILED REFUND_FAILED: the payout and its refund both failed, the money is gone', async () => {
+    const { owner, quote } = await executeToSuffix('007');
+    const transaction = await transactionWithStatus(api(), quote.transactionId, 'FAILED');
+    expect(transaction).toEqual(expect.objectContaining({ failureReason: 'REFUND_FAILED', refund: refundOf(quote.transactionId, 'FAILED', 'REFUND_FAILED', false) }));
+    expect(await balances(api(), owner.usd.id)).toEqual({ available: 40_000, total: 40_000 });
+  });
+
+  it.each([
+    ['$success.usd@sandbox.uma.money', 'COMPLETED', null, 40_000],
+    ['$pending.long.usd@sandbox.uma.money', 'COMPLETED', null, 40_000],
+    ['$fail.compliance.usd@sandbox.uma.money', 'FAILED', 'COMPLIANCE_REJECTED', 50_000],
+  ])('UMA %s: %s %s', async (umaAddress, status, reason, left) => {
+    const owner = await fundedCustomer(api(), 50_000);
+    const quote = (await api().post('/quotes').send({
+      source: { sourceType: 'ACCOUNT', accountId: owner.usd.id },
+      destination: { destinationType: 'UMA_ADDRESS', umaAddress },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 10_000,
+    }).expect(201)).body;
+    await api().post(`/quotes/${quote.id}/execute`).expect(200);
+    if (umaAddress.startsWith('$pending')) {
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect((await api().get(`/quotes/${quote.id}`).expect(200)).body.status).toBe('PROCESSING');
+    }
+    const transaction = await transactionWithStatus(api(), quote.transactionId, status);
+    expect(transaction.failureReason).toBe(reason);
+    expect(transaction.refund).toEqual(reason ? refundOf(quote.transactionId, 'COMPLETED', reason, true) : null);
+    expect(await balances(api(), owner.usd.id)).toEqual({ available: left, total: left });
+  });
+
+  it('an internal destination in another currency is credited the receiving amount at completion', async () => {
+    const owner = await fundedCustomer(api(), 50_000);
+    const peer = await fundedCustomer(api(), 0);
+    const quote = (await api().post('/quotes').send(accountQuoteBody(owner.usd.id, peer.accounts.USDC.id, 10_000)).expect(201)).body;
+    await api().post(`/quotes/${quote.id}/execute`).expect(200);
+    await quoteWithStatus(api(), quote.id, 'COMPLETED');
+    expect(await balances(api(), owner.usd.id)).toEqual({ available: 40_000, total: 40_000 });
+    expect(await balances(api(), peer.accounts.USDC.id)).toEqual({ available: quote.totalReceivingAmount, total: quote.totalReceivingAmount });
+  });
+
+  describe('POST /sandbox/send (REALTIME_FUNDING)', () => {
+    const realtimeQuote = async (destinationAccountId: string, customerId?: string) =>
+      (await api().post('/quotes').send({
+        source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', ...(customerId ? { customerId } : {}) },
+        destination: { destinationType: 'ACCOUNT', accountId: destinationAccountId },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 25_000,
+      }).expect(201)).body;
+
+    it('200 with the transaction PROCESSING, then COMPLETED; the internal destination is credited', async () => {
+      const peer = await fundedCustomer(api(), 0);
+      const quote = await realtimeQuote(peer.accounts.USDC.id, peer.customer.id);
+      const pending = (await api().get(`/transactions/${quote.transactionId}`).expect(200)).body;
+      const response = await api().post('/sandbox/send').send({ quoteId: quote.id, currencyCode: 'USD', currencyAmount: 25_000 }).expect(200);
+      expect(response.body).toEqual({ ...pending, status: 'PROCESSING', updatedAt: expect.any(String) });
+      expect((await api().get(`/quotes/${quote.id}`).expect(200)).body.status).toMatch(/^(PROCESSING|COMPLETED)$/);
+      await transactionWithStatus(api(), quote.transactionId, 'COMPLETED');
+      expect(await balances(api(), peer.accounts.USDC.id)).toEqual({ available: quote.totalReceivingAmount, total: quote.totalReceivingAmount });
+    });
+
+    it('a failing destination fails the funded quote with its refund (to the payer, outside the ledger)', async () => {
+      const owner = await fundedCustomer(api(), 0);
+      const external = await createUsdExternalAccount(api(), owner.customer.id, '004');
+      const quote = await realtimeQuote(external.id, owner.customer.id);
+      await api().post('/sandbox/send').send({ quoteId: quote.id, currencyCode: 'USD' }).expect(200);
+      const transaction = await transactionWithStatus(api(), quote.transactionId, 'FAILED');
+      expect(transaction.refund).toEqual(refundOf(quote.transactionId, 'COMPLETED', 'ACCOUNT_CANNOT_RECEIVE', true));
+    });
+
+    it('wrong currency or amount 400 (every field), unknown quote 404, an ACCOUNT quote 400, a second send 409; replay by key', async () => {
+      const owner = await fundedCustomer(api(), 10_000);
+      const external = await createUsdExternalAccount(api(), owner.customer.id, '789');
+      const quote = await realtimeQuote(external.id);
+      const wrong = await api().post('/sandbox/send').send({ quoteId: quote.id, currencyCode: 'EUR', currencyAmount: 1 }).expect(400);
+      expect(wrong.body.details.errors).toEqual([
+        { field: 'currencyCode', constraint: 'ENUM', message: 'The quote is funded in USD, not EUR' },
+        { field: 'currencyAmount', constraint: 'FORMAT', message: 'The quote needs exactly 25000 (minor units of USD)' },
+      ]);
+      const shape = await api().post('/sandbox/send').send({ quoteId: 'nope', currencyCode: 'XYZ', currencyAmount: -5, more: 1 }).expect(400);
+      expect(shape.body.details.errors.map((error: any) => [error.field, error.constraint]).sort()).toEqual([
+        ['currencyAmount', 'MIN'], ['currencyCode', 'ENUM'], ['more', 'UNKNOWN_FIELD'], ['quoteId', 'FORMAT'],
+      ]);
+      expect((await api().post('/sandbox/send').send({}).expect(400)).body.details.errors.map((error: any) => error.field).sort()).toEqual(['currencyCode', 'quoteId']);
+      expect((await api().post('/sandbox/send').send({ quoteId: 'Quote:0195f0a0-0000-7000-8000-000000000000', currencyCode: 'USD' }).expect(404)).body.code).toBe('QUOTE_NOT_FOUND');
+      const prefunded = await quoteToSuffix(api(), owner, '789', 1_000);
+      expect((await api().post('/sandbox/send').send({ quoteId: prefunded.id, currencyCode: 'USD' }).expect(400)).body.code).toBe('INVALID_INPUT');
+      expect((await api().get(`/quotes/${quote.id}`).expect(200)).body.status).toBe('PENDING');
+
+      const key = 'b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e';
+      const first = await api().post('/sandbox/send').set('Idempotency-Key', key).send({ quoteId: quote.id, currencyCode: 'USD' }).expect(200);
+      const replay = await api().post('/sandbox/send').set('Idempotency-Key', key).send({ quoteId: quote.id, currencyCode: 'USD' }).expect(200);
+      expect(replay.text).toBe(first.text);
+      expect((await api().post('/sandbox/send').send({ quoteId: quote.id, currencyCode: 'USD' }).expect(409)).body.details).toEqual({
+        reason: 'QUOTE_ALREADY_FUNDED', status: expect.stringMatching(/^(PROCESSING|COMPLETED)$/),
+      });
+    });
+  });
+
+  it('OUTGOING_PAYMENT.* webhooks: one per status change, data equal to GET /transactions/{id} at that moment', async () => {
+    const owner = await fundedCustomer(api(), 50_000);
+    const quote = await quoteToSuffix(api(), owner, '003', 10_000);
+    const pending = (await api().get(`/transactions/${quote.transactionId}`).expect(200)).body;
+    await api().post(`/quotes/${quote.id}/execute`).expect(200);
+    const processing = (await api().get(`/transactions/${quote.transactionId}`).expect(200)).body;
+    const completed = await transactionWithStatus(api(), quote.transactionId, 'COMPLETED');
+    const stream = await events.readStream(streamNameFor(quote.id));
+    expect(stream.map((event) => event.type)).toEqual(['QuoteCreated', 'QuoteExecutionRequested', 'QuoteFundsHeld', 'QuoteCompleted']);
+    const mapped = stream.map((event, index) => quoteWebhooks(event, stream.slice(0, index + 1)));
+    expect(mapped).toEqual([
+      [{ type: 'OUTGOING_PAYMENT.PENDING', data: pending }],
+      [],
+      [{ type: 'OUTGOING_PAYMENT.PROCESSING', data: processing }],
+      [{ type: 'OUTGOING_PAYMENT.COMPLETED', data: completed }],
+    ]);
+
+    const returnedQuote = (await executeToSuffix('005')).quote;
+    const returned = await transactionWithStatus(api(), returnedQuote.transactionId, 'FAILED');
+    const returnedStream = await eventually(async () => {
+      const recorded = await events.readStream(streamNameFor(returnedQuote.id));
+      return recorded.length === 5 && recorded;
+    });
+    const last = returnedStream[returnedStream.length - 1];
+    expect(quoteWebhooks(last, returnedStream)).toEqual([{ type: 'OUTGOING_PAYMENT.FAILED', data: returned }]);
+    expect(quoteWebhooks(returnedStream[3], returnedStream.slice(0, 4))[0].type).toBe('OUTGOING_PAYMENT.COMPLETED');
+  });
+});
