@@ -23,6 +23,11 @@ import { challengeExpired, factorNotEnrolled, scaSessionRequired } from './sca.e
 import { ProofFields, ScaProofs } from './sca-proofs';
 import { ScaProfiles } from './sca-profiles';
 
+export type { SequencePlan } from './domain/sequence/sequence.decider';
+export type { ScaSubject, SequenceStep } from './domain/sequence/sequence.events';
+export { SCA_NOT_COMPLETED } from './domain/sequence/sequence.events';
+export type { ChallengeFactor } from './domain/sca-factor';
+
 export interface PlanInput {
   platformId: string;
   customerId: string;
@@ -106,13 +111,13 @@ export class ScaChallenges {
   }
 
   /** The first challenge of a plan, as the caller shows it before and after `open`. */
-  planChallengeView(plan: SequencePlan, issuedAt: string): ScaChallengeView {
+  planChallengeView(plan: SequencePlan): ScaChallengeView {
     return scaChallengeView({
       challengeId: plan.firstChallenge.challengeId,
       factor: plan.factor,
       availableFactors: plan.availableFactors,
       purpose: plan.steps[0].purpose,
-      issuedAt,
+      issuedAt: plan.firstChallenge.issuedAt,
       expiresAt: plan.firstChallenge.expiresAt,
       passkey: plan.firstChallenge.passkey,
     });
@@ -199,6 +204,7 @@ export class ScaChallenges {
   private issue(challengeId: string, step: SequenceStep, factor: ChallengeFactor, passkey: ActivePasskey | null, now: Date): IssuedChallenge {
     return {
       challengeId,
+      issuedAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + this.config.sca.challengeTtlMs).toISOString(),
       passkey: factor === 'PASSKEY' ? passkeyChallenge(challengeId, step, passkey) : null,
     };

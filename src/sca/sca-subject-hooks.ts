@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ScaChallengeIssued, ScaSequenceCompleted, ScaSequenceFailed } from './domain/sequence/sequence.events';
+import { ScaChallengeView } from './queries/sca-challenge.view';
 
 /**
  * What the operation waiting for a challenge sequence does when it advances. The SCA context
@@ -9,8 +10,8 @@ import { ScaChallengeIssued, ScaSequenceCompleted, ScaSequenceFailed } from './d
  * crash and applies the expiry task's outcome.
  */
 export interface ScaSubjectHandlers {
-  /** A challenge after the first was issued (the subject shows it from now on). */
-  onChallengeIssued?(data: ScaChallengeIssued['data']): Promise<void>;
+  /** A challenge after the first was issued (the subject shows `challenge` from now on). */
+  onChallengeIssued?(data: ScaChallengeIssued['data'], challenge: ScaChallengeView): Promise<void>;
   /** Every challenge was satisfied: release the operation. */
   onCompleted?(data: ScaSequenceCompleted['data']): Promise<void>;
   /** A challenge expired unsatisfied: fail the operation (`data.reason`). */

@@ -1,6 +1,7 @@
 import { Reactor } from '../../infra/projections/projection';
 import { TaskScheduler } from '../../infra/queue/task-scheduler';
 import { ScaChallengeIssued, ScaSequenceCompleted, ScaSequenceFailed } from '../domain/sequence/sequence.events';
+import { scaChallengeView } from '../queries/sca-challenge.view';
 import { ScaSubjectHooks } from '../sca-subject-hooks';
 
 export const EXPIRE_SCA_CHALLENGE_TASK = 'sca.challenge.expire';
@@ -26,7 +27,7 @@ export function scaChallengesReactor(tasks: TaskScheduler, hooks: ScaSubjectHook
             causationId: event.id,
             sequenceId: data.sequenceId,
           });
-          if (data.step > 0) await hooks.for(data.subject.type).onChallengeIssued?.(data);
+          if (data.step > 0) await hooks.for(data.subject.type).onChallengeIssued?.(data, scaChallengeView({ ...data, challengeId: data.challengeId }));
           return;
         }
         case 'ScaSequenceCompleted': {

@@ -17,7 +17,7 @@ function plan(steps: SequencePlan['steps'], factor: 'SMS_OTP' | 'PASSKEY' = 'SMS
     factor,
     availableFactors: ['SMS_OTP', 'PASSKEY'],
     steps,
-    firstChallenge: { challengeId: 'ScaChallenge:1', expiresAt: EXPIRY, passkey: null },
+    firstChallenge: { challengeId: 'ScaChallenge:1', issuedAt: T0, expiresAt: EXPIRY, passkey: null },
   };
 }
 const oneStep = plan([{ purpose: 'TRANSFER', linking }]);
@@ -43,7 +43,7 @@ const authorize = (challengeId: string, now = T1, next: { challengeId: string; e
   type: 'AuthorizeChallenge',
   challengeId,
   endUserIpAddress: '203.0.113.7',
-  next: next && { ...next, passkey: null },
+  next: next && { ...next, issuedAt: now, passkey: null },
   now,
 });
 

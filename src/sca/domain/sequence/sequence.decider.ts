@@ -58,6 +58,8 @@ export interface SequencePlan {
 
 export interface IssuedChallenge {
   challengeId: string;
+  /** When it was decided; `expiresAt` is this plus the challenge lifetime. */
+  issuedAt: string;
   expiresAt: string;
   passkey: PasskeyChallengeData | null;
 }
@@ -129,7 +131,7 @@ export const sequenceDecider: Decider<SequenceCommand, SequenceState, ScaSequenc
             availableFactors: plan.availableFactors,
             expiresAt: plan.firstChallenge.expiresAt,
             passkey: plan.firstChallenge.passkey,
-            issuedAt: command.now,
+            issuedAt: plan.firstChallenge.issuedAt,
           },
         },
       ];
@@ -171,7 +173,7 @@ export const sequenceDecider: Decider<SequenceCommand, SequenceState, ScaSequenc
               availableFactors: state.availableFactors,
               expiresAt: command.next.expiresAt,
               passkey: command.next.passkey,
-              issuedAt: command.now,
+              issuedAt: command.next.issuedAt,
             },
           },
         ];
