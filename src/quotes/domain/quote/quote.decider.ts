@@ -230,7 +230,8 @@ export const quoteDecider: Decider<QuoteCommand, QuoteState, QuoteEvent> = {
         return state.status === 'PENDING' && isExpiredAt(state, command.now) ? expired(state, command.now) : [];
 
       case 'ApplySettlementStep': {
-        if (state.status !== 'PROCESSING' && state.status !== 'COMPLETED' && state.status !== 'FAILED') {
+        // A quote that failed before it was processing (SCA not completed) has nothing to settle.
+        if ((state.status !== 'PROCESSING' && state.status !== 'COMPLETED' && state.status !== 'FAILED') || state.processingAt === null) {
           throw invalid(state, `apply settlement step ${command.step} to`);
         }
         if (state.stepsApplied > command.step) return [];
