@@ -57,7 +57,8 @@ export class ScaProofs {
 
   async verify(proof: ScaProof, expected: { passkey: ActivePasskey | null; challengeHex: string | null }): Promise<ProofVerdict> {
     if (proof.kind === 'CODE') {
-      return proof.code === SANDBOX_SCA_CODE
+      // The fixed code is a sandbox value only; production has no code delivery (see assertCanSendCode).
+      return this.config.mode === 'sandbox' && proof.code === SANDBOX_SCA_CODE
         ? { ok: true, passkeyCounter: null }
         : { ok: false, reason: 'WRONG_CODE', field: 'code', message: 'The code is not valid for this challenge' };
     }
