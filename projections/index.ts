@@ -5,6 +5,7 @@ import { externalAccountsProjection } from './external-accounts/external-account
 import { internalAccountsProjection } from './internal-accounts/internal-accounts.projection';
 import { platformConfigProjection } from './platform-config/platform-config.projection';
 import { quotesProjection } from './quotes/quotes.projection';
+import { scaFactorsProjection } from './sca-factors/sca-factors.projection';
 import { transactionsProjection } from './transactions/transactions.projection';
 import { walletAuthProjection } from './wallet-auth/wallet-auth.projection';
 
@@ -21,4 +22,5 @@ export const ALL_PROJECTIONS: Projection[] = [
   cardsProjection,
   quotesProjection,
   walletAuthProjection,
+  scaFactorsProjection,
 ];

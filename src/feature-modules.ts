@@ -6,6 +6,7 @@ import { ExchangeRatesModule } from './quotes/exchange-rates.module';
 import { QuotesModule } from './quotes/quotes.module';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { WalletAuthModule } from './wallet-auth/wallet-auth.module';
+import { ScaModule } from './sca/sca.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 /**
@@ -22,4 +23,5 @@ export const FEATURE_MODULES: Type<unknown>[] = [
   CardsModule,
   QuotesModule,
   WalletAuthModule,
+  ScaModule,
 ];

@@ -10,8 +10,8 @@ import { quoteView } from '../../src/quotes/queries/quote.view';
  * is then one pipelined UPDATE with no read back, which keeps the projector (and so every
  * read-your-writes answer) fast. Execute attempts that change no status are not projected.
  *
- * A field that changes after creation (the SCA challenge of a PENDING_AUTHORIZATION quote) needs
- * a column of its own here, or a state column folded per event.
+ * The one field that changes after creation, the SCA challenge of a PENDING_AUTHORIZATION quote,
+ * has a column of its own (`sca_challenge`, null otherwise).
  */
 const STATUS_BY_EVENT: Readonly<Record<string, string>> = {
   QuoteFundsHeld: 'PROCESSING',
@@ -19,6 +19,11 @@ const STATUS_BY_EVENT: Readonly<Record<string, string>> = {
   QuoteCompleted: 'COMPLETED',
   QuoteFailed: 'FAILED',
   QuoteExpired: 'EXPIRED',
+  QuoteAuthorizationRequested: 'PENDING_AUTHORIZATION',
+  QuoteScaChallengeIssued: 'PENDING_AUTHORIZATION',
+  // Released: a prefunded quote is executing (shown PENDING), a REALTIME_FUNDING one PENDING.
+  QuoteAuthorized: 'PENDING',
+  QuoteAuthorizationFailed: 'FAILED',
 };
 
 const TIME_FIELD: Readonly<Record<string, string>> = {
@@ -27,11 +32,15 @@ const TIME_FIELD: Readonly<Record<string, string>> = {
   QuoteCompleted: 'completedAt',
   QuoteFailed: 'failedAt',
   QuoteExpired: 'expiredAt',
+  QuoteAuthorizationRequested: 'requestedAt',
+  QuoteScaChallengeIssued: 'issuedAt',
+  QuoteAuthorized: 'authorizedAt',
+  QuoteAuthorizationFailed: 'failedAt',
 };
 
 export const quotesProjection: Projection = {
   name: 'quotes',
-  version: 1,
+  version: 2,
   tables: ['quotes'],
   schema: (t) => [
     `CREATE TABLE IF NOT EXISTS ${t('quotes')} (
@@ -41,6 +50,7 @@ export const quotesProjection: Projection = {
        customer_id text,
        status text NOT NULL,
        view text NOT NULL,
+       sca_challenge text,
        created_at timestamptz NOT NULL,
        updated_at timestamptz NOT NULL,
        PRIMARY KEY (platform_id, quote_id)
@@ -62,11 +72,13 @@ export const quotesProjection: Projection = {
       );
       return;
     }
-    tx.execute(`UPDATE ${tx.table('quotes')} SET status = $3, updated_at = $4 WHERE platform_id = $1 AND quote_id = $2`, [
+    const scaChallenge = (data as { scaChallenge?: unknown }).scaChallenge;
+    tx.execute(`UPDATE ${tx.table('quotes')} SET status = $3, updated_at = $4, sca_challenge = $5 WHERE platform_id = $1 AND quote_id = $2`, [
       data.platformId,
       data.quoteId,
       STATUS_BY_EVENT[event.type],
       data[TIME_FIELD[event.type]],
+      scaChallenge ? JSON.stringify(scaChallenge) : null,
     ]);
   },
 };

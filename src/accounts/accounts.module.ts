@@ -6,6 +6,7 @@ import { EventStoreService } from '../infra/event-store/event-store.service';
 import { ReactorRegistry } from '../infra/infra.module';
 import { TaskScheduler } from '../infra/queue/task-scheduler';
 import { PlatformsModule } from '../platforms/platforms.module';
+import { ScaModule } from '../sca/sca.module';
 import { readStreamUpTo } from '../webhooks/read-stream-up-to';
 import { WebhookMappers } from '../webhooks/webhook-mappers';
 import { WebhooksModule } from '../webhooks/webhooks.module';
@@ -31,7 +32,7 @@ import { TransfersService } from './transfers/transfers.service';
  * sandbox funding route).
  */
 @Module({
-  imports: [CustomersModule, PlatformsModule, WebhooksModule],
+  imports: [CustomersModule, PlatformsModule, WebhooksModule, ScaModule],
   controllers: [InternalAccountsController, ExternalAccountsController, TransfersController, TransactionsController],
   providers: [
     AccountsLedger,

@@ -5,19 +5,12 @@ import { DomainError, FieldError, ValidationError } from '../infra/domain/domain
 import { EventStoreService } from '../infra/event-store/event-store.service';
 import { newId, streamNameFor } from '../infra/ids';
 import { beneficiaryCheck } from '../sandbox/beneficiary-checks';
+import { ScaChallenges, sequenceIdOfFirstChallenge } from '../sca/sca-challenges.service';
+import { ScaCustomers } from '../sca/sca-customers';
+import { scaNotRequired } from '../sca/sca.errors';
 import { ExternalAccountCommand, ExternalAccountState, externalAccountDecider, externalAccountNotFound } from './domain/external-account/external-account.decider';
 import { AccountInfo, TrustAction } from './domain/external-account/external-account.events';
 import { ExternalAccountView, externalAccountView } from './queries/external-account.view';
-
-/** EU member states (ISO 3166-1 alpha-2): customers whose `region` is one need SCA (DECISIONS.md section 3). */
-export const SCA_REGIONS = new Set([
-  'AT', 'BE', 'BG', 'HR', 'CY', 'CZ', 'DK', 'EE', 'FI', 'FR', 'DE', 'GR', 'HU', 'IE',
-  'IT', 'LV', 'LT', 'LU', 'MT', 'NL', 'PL', 'PT', 'RO', 'SK', 'SI', 'ES', 'SE',
-]);
-
-/** Sandbox SMS code for SCA challenges (DECISIONS.md section 3). */
-export const SANDBOX_SCA_CODE = '123456';
-const TRUST_CHALLENGE_TTL_MS = 5 * 60 * 1000;
 
 export interface NewExternalAccount {
   customerId: string;
@@ -45,6 +38,8 @@ export class ExternalAccountsService {
   constructor(
     private readonly events: EventStoreService,
     private readonly customers: CustomersQuery,
+    private readonly scaCustomers: ScaCustomers,
+    private readonly scaChallenges: ScaChallenges,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -84,16 +79,30 @@ export class ExternalAccountsService {
     });
   }
 
+  /**
+   * Trust and untrust are SCA ceremonies on the challenge engine (`src/sca`): one SMS_OTP step,
+   * so the code is accepted once and wrong codes count towards the customer's SCA lock.
+   */
   async startTrustChange(platformId: string, externalAccountId: string, action: TrustAction): Promise<TrustStart> {
     const { state } = await this.events.load(streamNameFor(externalAccountId), externalAccountDecider);
     assertOwned(state, platformId);
-    await this.assertScaCustomer(platformId, state.customerId);
-    const challengeId = newId('ScaChallenge');
-    const now = new Date();
-    const expiresAt = new Date(now.getTime() + TRUST_CHALLENGE_TTL_MS).toISOString();
+    if (!(await this.scaCustomers.appliesTo(platformId, state.customerId))) throw scaNotRequired();
+    const now = new Date().toISOString();
+    // Refuse an impossible change before any challenge is issued.
+    externalAccountDecider.decide({ type: 'StartTrustChange', action, challengeId: '', expiresAt: now, now }, state);
+    const plan = await this.scaChallenges.plan({
+      platformId,
+      customerId: state.customerId,
+      subject: { type: 'ExternalAccount', id: externalAccountId },
+      factor: 'SMS_OTP',
+      steps: [{ purpose: null, linking: null }],
+      requireSession: false,
+    });
+    const { challengeId, expiresAt } = plan.firstChallenge;
+    await this.scaChallenges.open(plan);
     await this.events.handle(streamNameFor(externalAccountId), externalAccountDecider, (current): ExternalAccountCommand => {
       assertOwned(current, platformId);
-      return { type: 'StartTrustChange', action, challengeId, expiresAt, now: now.toISOString() };
+      return { type: 'StartTrustChange', action, challengeId, expiresAt, now: new Date().toISOString() };
     });
     return {
       externalAccountId,
@@ -103,19 +112,26 @@ export class ExternalAccountsService {
   }
 
   async confirmTrustChange(platformId: string, externalAccountId: string, action: TrustAction, code: string): Promise<ExternalAccountView> {
-    const result = await this.events.handle(streamNameFor(externalAccountId), externalAccountDecider, (state): ExternalAccountCommand => {
-      assertOwned(state, platformId);
-      return { type: 'ConfirmTrustChange', action, proofAccepted: code === SANDBOX_SCA_CODE, now: new Date().toISOString() };
+    const { state } = await this.events.load(streamNameFor(externalAccountId), externalAccountDecider);
+    assertOwned(state, platformId);
+    const challenge = state.pendingChallenge;
+    // The account's own refusals first (no ceremony, or a lapsed one): the decider answers them.
+    if (!challenge || challenge.action !== action || Date.parse(challenge.expiresAt) <= Date.now()) {
+      externalAccountDecider.decide({ type: 'ConfirmTrustChange', action, proofAccepted: true, now: new Date().toISOString() }, state);
+      throw new DomainError('CONFLICT', 'No trust ceremony is in progress', { reason: 'NO_PENDING_CHALLENGE' });
+    }
+    await this.scaChallenges.authorize({
+      platformId,
+      sequenceId: sequenceIdOfFirstChallenge(challenge.challengeId),
+      proof: { code },
+      endUserIpAddress: null,
+      requireSession: false,
+    });
+    const result = await this.events.handle(streamNameFor(externalAccountId), externalAccountDecider, (current): ExternalAccountCommand => {
+      assertOwned(current, platformId);
+      return { type: 'ConfirmTrustChange', action, proofAccepted: true, now: new Date().toISOString() };
     });
     return externalAccountView(active(result.state));
-  }
-
-  /** Trust is an SCA feature: customers outside SCA regions get 409 (as every SCA endpoint). */
-  private async assertScaCustomer(platformId: string, customerId: string): Promise<void> {
-    const customer = await this.customers.findById(platformId, customerId);
-    if (!customer || customer.isDeleted || !customer.region || !SCA_REGIONS.has(customer.region)) {
-      throw new DomainError('CONFLICT', 'Strong Customer Authentication does not apply to this customer', { reason: 'SCA_NOT_REQUIRED' });
-    }
   }
 }
 

@@ -21,6 +21,7 @@ export interface AppConfig {
   masterKeyHex: string | null;
   sandbox: SandboxTiming;
   webhooks: WebhookDeliveryConfig;
+  sca: ScaTiming;
 }
 
 /** Sandbox delays, configurable so tests run fast (milliseconds). */
@@ -58,6 +59,22 @@ export interface WebhookDeliveryConfig {
   stalledIntervalMs: number;
   /** On shutdown, how long deliveries in flight may finish before they are interrupted. */
   shutdownGraceMs: number;
+}
+
+/** Strong Customer Authentication limits (DECISIONS.md section 3); configurable so tests run fast. */
+export interface ScaTiming {
+  /** Lifetime of a per-transaction, login or enrollment challenge (5 minutes). */
+  challengeTtlMs: number;
+  /** Lifetime of an SCA login session (180 days). */
+  sessionTtlMs: number;
+  /** How long SCA stays locked after too many wrong proofs in a row (15 minutes). */
+  lockoutMs: number;
+  /** Wrong proofs in a row that lock SCA for the customer (5). */
+  maxFailedAttempts: number;
+  /** Minimum time between two sends of a challenge's SMS code (30 s). */
+  resendIntervalMs: number;
+  /** Resends allowed per challenge (3). */
+  maxResends: number;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -98,6 +115,14 @@ export function loadConfig(env: NodeJS.ProcessEnv, resolved: { databaseUrl: stri
       lockDurationMs: Math.max(500, numberFromEnv(env.WEBHOOK_LOCK_DURATION_MS, 30 * 1000)),
       stalledIntervalMs: Math.max(100, numberFromEnv(env.WEBHOOK_STALLED_INTERVAL_MS, 30 * 1000)),
       shutdownGraceMs: numberFromEnv(env.WEBHOOK_SHUTDOWN_GRACE_MS, 5 * 1000),
+    },
+    sca: {
+      challengeTtlMs: Math.max(1, numberFromEnv(env.SCA_CHALLENGE_TTL_MS, 5 * 60 * 1000)),
+      sessionTtlMs: Math.max(1, numberFromEnv(env.SCA_SESSION_TTL_MS, 180 * 24 * 60 * 60 * 1000)),
+      lockoutMs: Math.max(1, numberFromEnv(env.SCA_LOCKOUT_MS, 15 * 60 * 1000)),
+      maxFailedAttempts: Math.max(1, Math.floor(numberFromEnv(env.SCA_MAX_FAILED_ATTEMPTS, 5))),
+      resendIntervalMs: numberFromEnv(env.SCA_RESEND_INTERVAL_MS, 30 * 1000),
+      maxResends: Math.floor(numberFromEnv(env.SCA_MAX_RESENDS, 3)),
     },
   };
 }

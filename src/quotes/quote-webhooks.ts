@@ -16,6 +16,9 @@ export const OUTGOING_PAYMENT_TYPES: Readonly<Record<string, string>> = {
   QuoteCompleted: 'OUTGOING_PAYMENT.COMPLETED',
   QuoteFailed: 'OUTGOING_PAYMENT.FAILED',
   QuoteExpired: 'OUTGOING_PAYMENT.EXPIRED',
+  QuoteAuthorizationRequested: 'OUTGOING_PAYMENT.PENDING_AUTHORIZATION',
+  QuoteAuthorized: 'OUTGOING_PAYMENT.PENDING',
+  QuoteAuthorizationFailed: 'OUTGOING_PAYMENT.FAILED',
 };
 
 export const QUOTE_WEBHOOK_EVENT_TYPES = Object.keys(OUTGOING_PAYMENT_TYPES);

@@ -1,19 +1,25 @@
 import { Module, OnModuleInit } from '@nestjs/common';
+import { DomainError } from '../infra/domain/domain-error';
 import { AccountsModule } from '../accounts/accounts.module';
 import { CustomersModule } from '../customers/customers.module';
 import { ReactorRegistry } from '../infra/infra.module';
 import { TaskScheduler } from '../infra/queue/task-scheduler';
 import { EventStoreService } from '../infra/event-store/event-store.service';
 import { PlatformsModule } from '../platforms/platforms.module';
+import { ScaModule } from '../sca/sca.module';
+import { ScaSubjectHooks } from '../sca/sca-subject-hooks';
 import { WebhookMappers } from '../webhooks/webhook-mappers';
 import { WalletQuoteSignatureVerifier } from '../wallet-auth/services/quote-signature.verifier';
 import { WalletAuthModule } from '../wallet-auth/wallet-auth.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { readStreamUpTo } from '../webhooks/read-stream-up-to';
+import { QUOTE_SCA_SUBJECT, QuoteAuthorizationService } from './authorization/quote-authorization.service';
+import { quoteAuthorizationReactor } from './authorization/quote-authorization.reactor';
 import { QuoteCreationService } from './creation/quote-creation.service';
 import { ExchangeRatesModule } from './exchange-rates.module';
 import { QUOTE_EXECUTION_SIGNATURE_VERIFIER } from './execution/quote-execution-signature';
 import { QuoteExecutionService } from './execution/quote-execution.service';
+import { QuoteAuthorizationController } from './http/quote-authorization.controller';
 import { QuotesController } from './http/quotes.controller';
 import { SandboxSendController } from './http/sandbox-send.controller';
 import { QuotesQuery } from './queries/quotes.query';
@@ -33,12 +39,13 @@ import { QuoteSettlementService } from './settlement/quote-settlement.service';
  * to be a live session key of the wallet.
  */
 @Module({
-  imports: [AccountsModule, CustomersModule, PlatformsModule, ExchangeRatesModule, WebhooksModule, WalletAuthModule],
-  controllers: [QuotesController, SandboxSendController],
+  imports: [AccountsModule, CustomersModule, PlatformsModule, ExchangeRatesModule, WebhooksModule, WalletAuthModule, ScaModule],
+  controllers: [QuotesController, QuoteAuthorizationController, SandboxSendController],
   providers: [
     QuoteStore,
     QuoteCreationService,
     QuoteExecutionService,
+    QuoteAuthorizationService,
     QuoteSettlementService,
     QuotesQuery,
     // The embedded-wallet context's verifier: the signature must come from a live session key of the source wallet.
@@ -50,15 +57,31 @@ export class QuotesModule implements OnModuleInit {
   constructor(
     private readonly store: QuoteStore,
     private readonly execution: QuoteExecutionService,
+    private readonly authorization: QuoteAuthorizationService,
     private readonly settlement: QuoteSettlementService,
     private readonly reactors: ReactorRegistry,
     private readonly tasks: TaskScheduler,
     private readonly events: EventStoreService,
     private readonly webhookMappers: WebhookMappers,
+    private readonly scaHooks: ScaSubjectHooks,
   ) {}
 
   onModuleInit(): void {
     this.reactors.register(quoteProcessReactor(this.store, this.execution, this.settlement, this.tasks));
+    this.reactors.register(quoteAuthorizationReactor(this.store, this.authorization, this.tasks));
+    // SCA (issue 6): what the challenge sequences of quotes do to them.
+    this.scaHooks.register(QUOTE_SCA_SUBJECT, {
+      onChallengeIssued: async (data, challenge) => {
+        await this.authorization.recordChallenge(data.subject.id, data.sequenceId, challenge);
+      },
+      onCompleted: async (data) => {
+        await this.authorization.release(data.subject.id, data.sequenceId).catch((error) => {
+          // A refused hold is the quote's own outcome (PENDING again), not a failure of this step.
+          if (!(error instanceof DomainError)) throw error;
+        });
+      },
+      onFailed: (data) => this.authorization.fail(data.subject.id, data.sequenceId, data.reason),
+    });
     this.tasks.register(EXPIRE_QUOTE_TASK, (payload) => this.settlement.expire(payload.subjectId));
     this.tasks.register(SETTLE_QUOTE_TASK, (payload) => this.settlement.settle(payload.subjectId, Number(payload.step)));
     this.tasks.register(RESUME_EXECUTION_TASK, async (payload) => {

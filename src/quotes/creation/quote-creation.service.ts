@@ -21,6 +21,7 @@ import { DestinationAccountType, PaymentRail, isDestinationAccountType, quoteExp
 import { RateSnapshots } from '../pricing/rate-snapshots';
 import { QuoteView, quoteView } from '../queries/quote.view';
 import { QuoteStore } from '../quote-store';
+import { QuoteAuthorizationService } from '../authorization/quote-authorization.service';
 import { CounterpartyFacts, counterpartyInformation, sandboxUmaReceiverFacts } from './counterparty-information';
 
 interface ResolvedSource {
@@ -52,6 +53,7 @@ interface ResolvedDestination {
 export class QuoteCreationService {
   constructor(
     private readonly store: QuoteStore,
+    private readonly authorization: QuoteAuthorizationService,
     private readonly ledger: AccountsLedger,
     private readonly externalAccounts: ExternalAccountsQuery,
     private readonly customers: CustomersQuery,
@@ -136,7 +138,10 @@ export class QuoteCreationService {
       expiresAt,
     };
     terms.paymentInstructions = paymentInstructionsFor(request, terms, source);
-    const { state } = await this.store.append({ status: 'none' }, 'no_stream', { type: 'CreateQuote', terms });
+    // SCA region: a REALTIME_FUNDING quote starts PENDING_AUTHORIZATION, its instructions withheld.
+    const authorization = await this.authorization.planForCreation(terms);
+    const { state } = await this.store.append({ status: 'none' }, 'no_stream', { type: 'CreateQuote', terms, ...(authorization ? { authorization } : {}) });
+    if (authorization) await this.authorization.open(authorization);
     return quoteView(state);
   }
 

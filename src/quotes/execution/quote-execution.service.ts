@@ -126,7 +126,7 @@ export class QuoteExecutionService {
   }
 
   /** Why this execute's attempt did not get its funds held (the quote is PENDING again or EXPIRED). */
-  private async rejection(state: ExistingQuote, refusal: DomainError | null): Promise<DomainError> {
+  async rejection(state: ExistingQuote, refusal: DomainError | null): Promise<DomainError> {
     if (state.status === 'EXPIRED') return quoteExpiredConflict(state);
     if (refusal) return refusal;
     // Another process recorded the refusal first: report the balance as it is now.
@@ -140,7 +140,7 @@ export class QuoteExecutionService {
     });
   }
 
-  private async checkWalletSignature(platformId: string, state: ExistingQuote, header: string | string[] | undefined): Promise<void> {
+  async checkWalletSignature(platformId: string, state: ExistingQuote, header: string | string[] | undefined): Promise<void> {
     if (state.funding.sourceAccountType !== 'EMBEDDED_WALLET' || state.source.sourceType !== 'ACCOUNT') return;
     const info = state.paymentInstructions?.[0]?.accountOrWalletInfo;
     const payloadToSign = info?.accountType === 'EMBEDDED_WALLET' ? (info.payloadToSign as string) : null;

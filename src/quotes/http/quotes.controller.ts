@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { DomainError, ValidationError } from '../../infra/domain/domain-error';
+import { HttpResult, withStatus } from '../../infra/http/http-result';
 import { Page } from '../../infra/http/pagination';
 import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
 import { QueryReader } from '../../infra/http/query-params';
@@ -8,7 +9,7 @@ import { Idempotent } from '../../infra/http/route-metadata';
 import { checkBody, throwIfAny } from '../../infra/http/validation';
 import { requirePathId } from '../../shared/validation/path-ids';
 import { QuoteCreationService } from '../creation/quote-creation.service';
-import { QuoteExecutionService } from '../execution/quote-execution.service';
+import { QuoteAuthorizationService } from '../authorization/quote-authorization.service';
 import { QuoteView } from '../queries/quote.view';
 import { QuotesQuery } from '../queries/quotes.query';
 import { parseQuoteRequest } from './quote-request';
@@ -25,14 +26,16 @@ const PER_TRANSACTION_FACTORS = ['SMS_OTP', 'PASSKEY'];
 export class QuotesController {
   constructor(
     private readonly creation: QuoteCreationService,
-    private readonly execution: QuoteExecutionService,
+    private readonly authorization: QuoteAuthorizationService,
     private readonly query: QuotesQuery,
   ) {}
 
   @Post()
   @Idempotent()
-  async create(@Req() request: PlatformRequest, @Body() body: unknown): Promise<QuoteView> {
-    return this.creation.create(request.platform.platformId, parseQuoteRequest(body));
+  async create(@Req() request: PlatformRequest, @Body() body: unknown): Promise<QuoteView | HttpResult<QuoteView>> {
+    const quote = await this.creation.create(request.platform.platformId, parseQuoteRequest(body));
+    // A REALTIME_FUNDING quote of a customer in an SCA region waits for authorization (DECISIONS.md section 3).
+    return quote.status === 'PENDING_AUTHORIZATION' ? withStatus(202, quote) : quote;
   }
 
   @Get()
@@ -68,7 +71,7 @@ export class QuotesController {
   ): Promise<QuoteView> {
     requirePathId('Quote', 'quoteId', quoteId);
     const scaFactor = parseExecuteBody(body);
-    return this.execution.execute(request.platform.platformId, quoteId, {
+    return this.authorization.execute(request.platform.platformId, quoteId, {
       signatureHeader: request.headers['service-wallet-signature'],
       scaFactor,
     });

@@ -52,6 +52,14 @@ const unchanged: TransactionViewReducer = (current) => current;
 
 export const QUOTE_TRANSACTION_REDUCERS: Record<string, TransactionViewReducer> = {
   QuoteCreated: (_current, event) => ({ view: created(event.data as Data<'QuoteCreated'>), visible: true }),
+  QuoteAuthorizationRequested: (current, event) =>
+    update(current, { status: 'PENDING_AUTHORIZATION', updatedAt: (event.data as Data<'QuoteAuthorizationRequested'>).requestedAt }),
+  QuoteScaChallengeIssued: unchanged,
+  QuoteAuthorized: (current, event) => update(current, { status: 'PENDING', updatedAt: (event.data as Data<'QuoteAuthorized'>).authorizedAt }),
+  QuoteAuthorizationFailed: (current, event) => {
+    const data = event.data as Data<'QuoteAuthorizationFailed'>;
+    return update(current, { status: 'FAILED', failureReason: data.failureReason, refund: null, updatedAt: data.failedAt });
+  },
   QuoteExecutionRequested: unchanged,
   QuoteExecutionRejected: unchanged,
   QuoteFundsHeld: (current, event) => update(current, { status: 'PROCESSING', updatedAt: (event.data as Data<'QuoteFundsHeld'>).heldAt }),

@@ -1,7 +1,7 @@
 import { RecordedEvent } from '../../infra/event-store/event-store.port';
 import { Currency, currency } from '../../shared/currencies';
 import { ExistingQuote, PublicQuoteStatus, QuoteState, publicStatus, quoteDecider } from '../domain/quote/quote.decider';
-import { PaymentInstructionsRecord, QuoteDestination, QuoteEvent, QuoteSource, RateDetails } from '../domain/quote/quote.events';
+import { PaymentInstructionsRecord, QuoteDestination, QuoteEvent, QuoteScaChallenge, QuoteSource, RateDetails } from '../domain/quote/quote.events';
 
 /** A quote exactly as `GET /quotes/{id}` returns it (SPEC.md "Quote"). */
 export interface QuoteView {
@@ -23,11 +23,13 @@ export interface QuoteView {
   counterpartyInformation?: Record<string, unknown>;
   rateDetails: RateDetails;
   description?: string;
+  /** Only while PENDING_AUTHORIZATION (customers in SCA regions). */
+  scaChallenge?: QuoteScaChallenge;
 }
 
 export function quoteView(state: ExistingQuote): QuoteView {
   // Key order is the resource's field order (SPEC.md), optional fields only when present.
-  return {
+  const view: QuoteView = {
     id: state.quoteId,
     status: publicStatus(state),
     createdAt: state.createdAt,
@@ -46,6 +48,52 @@ export function quoteView(state: ExistingQuote): QuoteView {
     ...(state.counterpartyInformation ? { counterpartyInformation: sortedKeys(state.counterpartyInformation) } : {}),
     rateDetails: rateDetailsView(state.rateDetails),
     ...(state.description !== null ? { description: state.description } : {}),
+  };
+  return state.status === 'PENDING_AUTHORIZATION' ? whileAuthorizing(view, state.authorization.scaChallenge) : view;
+}
+
+/**
+ * A stored view (as the quote was created) with the quote's current status and challenge, as the
+ * quotes read model keeps them apart; the same rules as quoteView.
+ */
+export function presentStoredQuote(view: QuoteView, status: PublicQuoteStatus, scaChallenge: QuoteScaChallenge | null): QuoteView {
+  // `status` is already the view's second key: assigning it keeps the key order.
+  const shown = { ...view, status };
+  return status === 'PENDING_AUTHORIZATION' && scaChallenge ? whileAuthorizing(shown, scaChallenge) : shown;
+}
+
+/**
+ * PENDING_AUTHORIZATION shows the live challenge and withholds a REALTIME_FUNDING quote's payment
+ * instructions until the customer authorized (SPEC.md "Quote").
+ */
+function whileAuthorizing(view: QuoteView, scaChallenge: QuoteScaChallenge): QuoteView {
+  const { paymentInstructions: _withheld, ...rest } = view;
+  const kept = view.source.sourceType === 'REALTIME_FUNDING' ? rest : view;
+  return { ...kept, scaChallenge: scaChallengeView(scaChallenge) };
+}
+
+/** The challenge in SPEC.md's field order (the event store may reorder nested keys). */
+export function scaChallengeView(challenge: QuoteScaChallenge): QuoteScaChallenge {
+  const options = challenge.passkeyAssertionOptions as
+    | { rpId: string; challenge: string; allowCredentials: Array<{ type: string; id: string; transports: string[] }>; userVerification: string; timeout: number }
+    | undefined;
+  return {
+    id: challenge.id,
+    expiresAt: challenge.expiresAt,
+    factor: challenge.factor,
+    availableFactors: challenge.availableFactors,
+    ...(challenge.purpose !== undefined ? { purpose: challenge.purpose } : {}),
+    ...(options
+      ? {
+          passkeyAssertionOptions: {
+            rpId: options.rpId,
+            challenge: options.challenge,
+            allowCredentials: options.allowCredentials.map((credential) => ({ type: credential.type, id: credential.id, transports: credential.transports })),
+            userVerification: options.userVerification,
+            timeout: options.timeout,
+          },
+        }
+      : {}),
   };
 }
 

@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
 import { Page, PageRequest, toPage } from '../../infra/http/pagination';
 import { PG_POOL } from '../../infra/postgres/pool';
-import { QuoteView } from './quote.view';
+import { QuoteScaChallenge } from '../domain/quote/quote.events';
+import { QuoteView, presentStoredQuote } from './quote.view';
 
 export interface QuoteFilters {
   customerId?: string;
@@ -15,12 +16,12 @@ export interface QuoteFilters {
 interface Row {
   view: QuoteView;
   status: QuoteView['status'];
+  sca_challenge: QuoteScaChallenge | null;
 }
 
-/** The stored view is the quote as created; the status column says where it is now. */
+/** The stored view is the quote as created; the status and challenge columns say where it is now. */
 function viewOf(row: Row): QuoteView {
-  // `status` is already the view's second key: assigning it keeps the key order.
-  return { ...row.view, status: row.status };
+  return presentStoredQuote(row.view, row.status, row.sca_challenge);
 }
 
 /** Read side of the `quotes` projection, newest first. Every query filters on the platform. */
@@ -31,7 +32,7 @@ export class QuotesQuery {
   async findById(platformId: string, quoteId: string): Promise<QuoteView | null> {
     const result = await this.pool.query<Row>({
       name: 'quotes_find_by_id',
-      text: `SELECT view::json AS view, status FROM quotes WHERE platform_id = $1 AND quote_id = $2`,
+      text: `SELECT view::json AS view, status, sca_challenge::json AS sca_challenge FROM quotes WHERE platform_id = $1 AND quote_id = $2`,
       values: [platformId, quoteId],
     });
     return result.rows[0] ? viewOf(result.rows[0]) : null;
@@ -56,7 +57,7 @@ export class QuotesQuery {
     }
     params.push(page.limit + 1);
     const rows = await this.pool.query<Row & { created_at: Date; quote_id: string }>(
-      `SELECT view::json AS view, status, created_at, quote_id FROM quotes WHERE ${conditions.join(' AND ')}
+      `SELECT view::json AS view, status, sca_challenge::json AS sca_challenge, created_at, quote_id FROM quotes WHERE ${conditions.join(' AND ')}
         ORDER BY created_at DESC, quote_id DESC LIMIT $${params.length}`,
       params,
     );

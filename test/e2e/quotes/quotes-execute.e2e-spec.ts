@@ -123,8 +123,8 @@ describe('quotes: execute', () => {
     expect(refusedAgain.text).toBe(refused.text);
   });
 
-  it('scaFactor: SMS_OTP and PASSKEY are accepted and ignored outside SCA regions; TOTP and others are 400; EU customers see no challenge yet', async () => {
-    const owner = await fundedCustomer(api(), 10_000, { region: 'FR' });
+  it('scaFactor: SMS_OTP and PASSKEY are accepted and ignored outside SCA regions; TOTP and others are 400 (SCA regions: test/e2e/sca)', async () => {
+    const owner = await fundedCustomer(api(), 10_000, { region: 'US' });
     const sms = await quoteToSuffix(api(), owner, '789', 1_000);
     expect((await api().post(`/quotes/${sms.id}/execute`).send({ scaFactor: 'SMS_OTP' }).expect(200)).body.status).toBe('PROCESSING');
     const passkey = await quoteToSuffix(api(), owner, '789', 1_000);

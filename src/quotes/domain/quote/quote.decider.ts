@@ -1,5 +1,13 @@
 import { Decider } from '../../../infra/domain/decider';
 import { DomainError, ValidationError } from '../../../infra/domain/domain-error';
+import {
+  AuthorizationCommand,
+  AuthorizationRequest,
+  PendingAuthorization,
+  authorizationRequested,
+  decideAuthorizationStep,
+  pendingAuthorizationConflict,
+} from './quote-authorization';
 import { QuoteEvent, QuoteRefund, QuoteTerms } from './quote.events';
 
 /**
@@ -10,13 +18,15 @@ import { QuoteEvent, QuoteRefund, QuoteTerms } from './quote.events';
  *      ^                     |                                                  COMPLETED --return--> FAILED
  *      +----hold refused-----+
  *   PENDING --expiresAt--> EXPIRED          PENDING --sandbox send (REALTIME_FUNDING)--> PROCESSING
+ *   PENDING --execute (SCA region)--> PENDING_AUTHORIZATION --challenges--> EXECUTING | PENDING | FAILED
  *
  * EXECUTING is internal (shown as PENDING): execute has won the quote but the funds are not held
  * yet. Expiry never touches an EXECUTING quote, so an execute that was accepted before expiresAt
  * always finishes, and expiry can never release a hold that execute is about to place.
  *
- * The state is a union on `status`: the SCA engineer adds a PENDING_AUTHORIZATION variant (with
- * its challenge sequence) between PENDING and EXECUTING without touching the others.
+ * PENDING_AUTHORIZATION (customers in SCA regions, quote-authorization.ts) sits between PENDING
+ * and EXECUTING: nothing is held until the last challenge is satisfied, and an expired challenge
+ * fails the quote with nothing moved. A REALTIME_FUNDING quote of such a customer starts there.
  */
 export interface ExecutionAttempt {
   attempt: number;
@@ -34,18 +44,20 @@ interface Settlement {
   execution: ExecutionAttempt | null;
   /** Settlement steps applied so far (quote-scenarios.ts). */
   stepsApplied: number;
-  processingAt: string;
+  /** Null for a quote that failed before it was processing (SCA not completed). */
+  processingAt: string | null;
   completedAt: string | null;
 }
 
 export type PendingQuote = QuoteBase & { status: 'PENDING'; lastRejection: (ExecutionAttempt & { reason: string }) | null };
+export type AuthorizingQuote = QuoteBase & { status: 'PENDING_AUTHORIZATION'; authorization: PendingAuthorization };
 export type ExecutingQuote = QuoteBase & { status: 'EXECUTING'; execution: ExecutionAttempt };
 export type ProcessingQuote = QuoteBase & Settlement & { status: 'PROCESSING' };
 export type CompletedQuote = QuoteBase & Settlement & { status: 'COMPLETED'; completedAt: string };
 export type FailedQuote = QuoteBase & Settlement & { status: 'FAILED'; failureReason: string; refund: QuoteRefund | null; failedAt: string };
 export type ExpiredQuote = QuoteBase & { status: 'EXPIRED'; expiredAt: string };
 
-export type ExistingQuote = PendingQuote | ExecutingQuote | ProcessingQuote | CompletedQuote | FailedQuote | ExpiredQuote;
+export type ExistingQuote = PendingQuote | AuthorizingQuote | ExecutingQuote | ProcessingQuote | CompletedQuote | FailedQuote | ExpiredQuote;
 export type QuoteState = { status: 'none' } | ExistingQuote;
 
 /** The six statuses of SPEC.md, as the Quote resource and its transaction show them. */
@@ -58,13 +70,15 @@ export interface SettlementOutcome {
 }
 
 export type QuoteCommand =
-  | { type: 'CreateQuote'; terms: QuoteTerms }
+  /** `authorization`: a REALTIME_FUNDING quote of a customer in an SCA region starts PENDING_AUTHORIZATION. */
+  | { type: 'CreateQuote'; terms: QuoteTerms; authorization?: AuthorizationRequest }
   | { type: 'RequestExecution'; holdId: string; scaFactor: string | null; now: string }
   | { type: 'RecordFundsHeld'; attempt: number; now: string }
   | { type: 'RejectExecution'; attempt: number; reason: string; now: string }
   | { type: 'RecordFunding'; currencyCode: string; amount: number | null; now: string }
   | { type: 'Expire'; now: string }
-  | { type: 'ApplySettlementStep'; step: number; outcome: SettlementOutcome; now: string };
+  | { type: 'ApplySettlementStep'; step: number; outcome: SettlementOutcome; now: string }
+  | AuthorizationCommand;
 
 export function publicStatus(state: ExistingQuote): PublicQuoteStatus {
   return state.status === 'EXECUTING' ? 'PENDING' : state.status;
@@ -105,30 +119,53 @@ function expired(state: ExistingQuote, now: string): QuoteEvent[] {
   return [{ type: 'QuoteExpired', data: { ...ref(state), expiredAt: now } }];
 }
 
+/**
+ * What stops execute (and its SCA variant): throws the refusal, or answers the expiry to record
+ * when the clock passed `expiresAt` before the expiry task ran; null when execute may go on.
+ */
+function executionRefusal(state: ExistingQuote, now: string): QuoteEvent[] | null {
+  if (state.source.sourceType === 'REALTIME_FUNDING') {
+    throw new ValidationError(
+      [{ field: 'quoteId', constraint: 'FORMAT', message: 'A REALTIME_FUNDING quote is funded by its payment instructions, not executed' }],
+      'INVALID_INPUT',
+      'A REALTIME_FUNDING quote cannot be executed: pay its paymentInstructions (in the sandbox, POST /sandbox/send)',
+    );
+  }
+  if (state.status === 'EXPIRED') throw quoteExpiredConflict(state);
+  if (state.status === 'PENDING_AUTHORIZATION') throw pendingAuthorizationConflict();
+  if (state.status !== 'PENDING') throw alreadyExecuted(state, 'executed');
+  // The clock decides even before the expiry task has run; the caller answers 409 after
+  // recording the expiry, so every view agrees with that answer.
+  if (isExpiredAt(state, now)) return expired(state, now);
+  if (state.funding.sourceAccountId === null) throw invalid(state, 'execute');
+  return null;
+}
+
 export const quoteDecider: Decider<QuoteCommand, QuoteState, QuoteEvent> = {
   initialState: () => ({ status: 'none' }),
 
   decide(command, state) {
     if (command.type === 'CreateQuote') {
-      return state.status === 'none' ? [{ type: 'QuoteCreated', data: command.terms }] : [];
+      if (state.status !== 'none') return [];
+      const created: QuoteEvent = { type: 'QuoteCreated', data: command.terms };
+      if (!command.authorization) return [created];
+      const initial = { ...command.terms, status: 'PENDING', attempts: 0 };
+      return [created, authorizationRequested(initial, command.authorization, command.terms.createdAt)];
     }
     if (state.status === 'none') throw quoteNotFound();
 
     switch (command.type) {
+      case 'RequestAuthorization':
+        return executionRefusal(state, command.now) ?? [authorizationRequested(state, command, command.now)];
+
+      case 'RecordScaChallenge':
+      case 'ReleaseAuthorized':
+      case 'FailAuthorization':
+        return decideAuthorizationStep(command, state);
+
       case 'RequestExecution': {
-        if (state.source.sourceType === 'REALTIME_FUNDING') {
-          throw new ValidationError(
-            [{ field: 'quoteId', constraint: 'FORMAT', message: 'A REALTIME_FUNDING quote is funded by its payment instructions, not executed' }],
-            'INVALID_INPUT',
-            'A REALTIME_FUNDING quote cannot be executed: pay its paymentInstructions (in the sandbox, POST /sandbox/send)',
-          );
-        }
-        if (state.status === 'EXPIRED') throw quoteExpiredConflict(state);
-        if (state.status !== 'PENDING') throw alreadyExecuted(state, 'executed');
-        // The clock decides even before the expiry task has run; the caller answers 409 after
-        // recording the expiry, so every view agrees with that answer.
-        if (isExpiredAt(state, command.now)) return expired(state, command.now);
-        if (state.funding.sourceAccountId === null) throw invalid(state, 'execute');
+        const refused = executionRefusal(state, command.now);
+        if (refused) return refused;
         return [
           {
             type: 'QuoteExecutionRequested',
@@ -136,7 +173,7 @@ export const quoteDecider: Decider<QuoteCommand, QuoteState, QuoteEvent> = {
               ...ref(state),
               attempt: state.attempts + 1,
               holdId: command.holdId,
-              sourceAccountId: state.funding.sourceAccountId,
+              sourceAccountId: state.funding.sourceAccountId!,
               amount: state.totalSendingAmount,
               scaFactor: command.scaFactor,
               requestedAt: command.now,
@@ -183,6 +220,7 @@ export const quoteDecider: Decider<QuoteCommand, QuoteState, QuoteEvent> = {
         }
         if (errors.length > 0) throw new ValidationError(errors);
         if (state.status === 'EXPIRED') throw quoteExpiredConflict(state);
+        if (state.status === 'PENDING_AUTHORIZATION') throw pendingAuthorizationConflict();
         if (state.status !== 'PENDING') throw alreadyExecuted(state, 'funded');
         if (isExpiredAt(state, command.now)) return expired(state, command.now);
         return [{ type: 'QuoteFunded', data: { ...ref(state), currencyCode: command.currencyCode, amount: state.totalSendingAmount, fundedAt: command.now } }];
@@ -192,7 +230,8 @@ export const quoteDecider: Decider<QuoteCommand, QuoteState, QuoteEvent> = {
         return state.status === 'PENDING' && isExpiredAt(state, command.now) ? expired(state, command.now) : [];
 
       case 'ApplySettlementStep': {
-        if (state.status !== 'PROCESSING' && state.status !== 'COMPLETED' && state.status !== 'FAILED') {
+        // A quote that failed before it was processing (SCA not completed) has nothing to settle.
+        if ((state.status !== 'PROCESSING' && state.status !== 'COMPLETED' && state.status !== 'FAILED') || state.processingAt === null) {
           throw invalid(state, `apply settlement step ${command.step} to`);
         }
         if (state.stepsApplied > command.step) return [];
@@ -227,6 +266,28 @@ export const quoteDecider: Decider<QuoteCommand, QuoteState, QuoteEvent> = {
     if (state.status === 'none') return state;
     const common = baseOf(state);
     switch (event.type) {
+      case 'QuoteAuthorizationRequested': {
+        const { sequenceId, scaFactor, scaChallenge } = event.data;
+        return { ...common, status: 'PENDING_AUTHORIZATION', updatedAt: event.data.requestedAt, authorization: { sequenceId, scaFactor, scaChallenge } };
+      }
+      case 'QuoteScaChallengeIssued':
+        if (state.status !== 'PENDING_AUTHORIZATION') return state;
+        return { ...state, updatedAt: event.data.issuedAt, authorization: { ...state.authorization, scaChallenge: event.data.scaChallenge } };
+      case 'QuoteAuthorized':
+        return { ...common, status: 'PENDING', updatedAt: event.data.authorizedAt, lastRejection: null };
+      case 'QuoteAuthorizationFailed':
+        return {
+          ...common,
+          status: 'FAILED',
+          updatedAt: event.data.failedAt,
+          execution: null,
+          stepsApplied: 0,
+          processingAt: null,
+          completedAt: null,
+          failureReason: event.data.failureReason,
+          refund: null,
+          failedAt: event.data.failedAt,
+        };
       case 'QuoteExecutionRequested':
         return {
           ...common,
@@ -297,6 +358,7 @@ function baseOf(state: ExistingQuote): QuoteBase {
   const {
     status: _status, lastRejection: _lastRejection, execution: _execution, stepsApplied: _stepsApplied, processingAt: _processingAt,
     completedAt: _completedAt, failureReason: _failureReason, refund: _refund, failedAt: _failedAt, expiredAt: _expiredAt,
+    authorization: _authorization,
     ...base
   } = state as unknown as Record<string, unknown>;
   return base as unknown as QuoteBase;

@@ -127,8 +127,53 @@ export type QuoteFailed = {
   data: Ref & { step: number; failureReason: string; refund: QuoteRefund | null; failedAt: string };
 };
 
+/**
+ * The SCA challenge a PENDING_AUTHORIZATION quote shows (SPEC.md "ScaChallenge"), as the SCA
+ * context issued it; quotes only store and show it.
+ */
+export interface QuoteScaChallenge {
+  id: string;
+  expiresAt: string;
+  factor: string;
+  availableFactors: string[];
+  purpose?: string;
+  passkeyAssertionOptions?: Record<string, unknown>;
+}
+
+/**
+ * Execute (or, for REALTIME_FUNDING, creation) for a customer in an SCA region: nothing moves
+ * until the challenges of `sequenceId` are satisfied. `scaPlan` is the SCA context's plan of that
+ * sequence (opaque here), kept so the sequence can be opened again after a crash.
+ */
+export type QuoteAuthorizationRequested = {
+  type: 'QuoteAuthorizationRequested';
+  data: Ref & { sequenceId: string; scaFactor: string; scaChallenge: QuoteScaChallenge; scaPlan: Record<string, unknown>; requestedAt: string };
+};
+
+/** The next challenge of the sequence (a cross-currency send has two). */
+export type QuoteScaChallengeIssued = {
+  type: 'QuoteScaChallengeIssued';
+  data: Ref & { sequenceId: string; scaChallenge: QuoteScaChallenge; issuedAt: string };
+};
+
+/**
+ * Every challenge was satisfied: the transfer is released. A prefunded quote records its
+ * QuoteExecutionRequested with it; a REALTIME_FUNDING quote is PENDING again, instructions shown.
+ */
+export type QuoteAuthorized = { type: 'QuoteAuthorized'; data: Ref & { sequenceId: string; authorizedAt: string } };
+
+/** A challenge expired unsatisfied: FAILED with `failureReason` (`SCA_NOT_COMPLETED`), nothing moved. */
+export type QuoteAuthorizationFailed = {
+  type: 'QuoteAuthorizationFailed';
+  data: Ref & { sequenceId: string; failureReason: string; failedAt: string };
+};
+
 export type QuoteEvent =
   | QuoteCreated
+  | QuoteAuthorizationRequested
+  | QuoteScaChallengeIssued
+  | QuoteAuthorized
+  | QuoteAuthorizationFailed
   | QuoteExecutionRequested
   | QuoteExecutionRejected
   | QuoteFundsHeld
@@ -139,6 +184,10 @@ export type QuoteEvent =
 
 export const QUOTE_EVENT_TYPES: QuoteEvent['type'][] = [
   'QuoteCreated',
+  'QuoteAuthorizationRequested',
+  'QuoteScaChallengeIssued',
+  'QuoteAuthorized',
+  'QuoteAuthorizationFailed',
   'QuoteExecutionRequested',
   'QuoteExecutionRejected',
   'QuoteFundsHeld',

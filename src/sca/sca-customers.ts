@@ -1,0 +1,28 @@
+import { Injectable } from '@nestjs/common';
+import { CustomersQuery } from '../customers/queries/customers.query';
+import { CustomerView } from '../customers/queries/customer.view';
+import { DomainError } from '../infra/domain/domain-error';
+import { scaNotRequired } from './sca.errors';
+import { isScaRegion } from './sca-regions';
+
+/** Which customers SCA applies to, answered from the customers read model. */
+@Injectable()
+export class ScaCustomers {
+  constructor(private readonly customers: CustomersQuery) {}
+
+  /** True when the customer exists, is not deleted and lives in an SCA region. */
+  async appliesTo(platformId: string, customerId: string | null): Promise<boolean> {
+    if (!customerId) return false;
+    const customer = await this.customers.findById(platformId, customerId);
+    return customer !== null && !customer.isDeleted && isScaRegion(customer.region);
+  }
+
+  /** The customer, or 404 USER_NOT_FOUND, 410 CUSTOMER_DELETED, or 409 for a customer outside SCA regions. */
+  async require(platformId: string, customerId: string): Promise<CustomerView> {
+    const customer = await this.customers.findById(platformId, customerId);
+    if (!customer) throw new DomainError('USER_NOT_FOUND', 'Customer not found');
+    if (customer.isDeleted) throw new DomainError('CUSTOMER_DELETED', 'The customer was deleted');
+    if (!isScaRegion(customer.region)) throw scaNotRequired();
+    return customer;
+  }
+}

@@ -1,0 +1,125 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../infra/config';
+import { boundChallengeHex } from '../infra/crypto/webauthn';
+import { newId } from '../infra/ids';
+import { ChallengeFactor, PasskeyChallengeData, ScaFactor } from './domain/sca-factor';
+import { activePasskey, assertNotLocked, availableFactors } from './domain/profile/profile.decider';
+import { ScaChallengeView, scaChallengeView } from './queries/sca-challenge.view';
+import { challengeExpired, factorNotEnrolled, noPendingChallenge } from './sca.errors';
+import { ScaCustomers } from './sca-customers';
+import { ProofFields, ScaProofs } from './sca-proofs';
+import { ScaProfiles } from './sca-profiles';
+import { ValidationError } from '../infra/domain/domain-error';
+
+export interface LoginStart {
+  customerId: string;
+  scaChallenge: ScaChallengeView;
+}
+
+/** The SCA session a login gives; execute and authorize need a live one. */
+export interface ScaSessionView {
+  id: string;
+  customerId: string;
+  factor: ChallengeFactor;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/**
+ * SCA login (DECISIONS.md section 3): `start` issues a login challenge (SMS code, or a passkey
+ * assertion over a fresh bound challenge, with the origins allowed at enrollment), `complete`
+ * checks the proof (wrong ones count towards the lock) and opens a session of `sessionTtlMs`.
+ */
+@Injectable()
+export class ScaLoginService {
+  constructor(
+    private readonly customers: ScaCustomers,
+    private readonly profiles: ScaProfiles,
+    private readonly proofs: ScaProofs,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async start(platformId: string, customerId: string, factor: ScaFactor): Promise<LoginStart> {
+    await this.customers.require(platformId, customerId);
+    // TOTP needs an enrollment this service does not offer, so no customer has it.
+    if (factor === 'TOTP') throw factorNotEnrolled('TOTP');
+    const now = new Date();
+    const profile = await this.profiles.load(customerId);
+    assertNotLocked(profile, now.toISOString());
+    const passkey = activePasskey(profile);
+    if (factor === 'PASSKEY' && !passkey) throw factorNotEnrolled('PASSKEY');
+    if (factor === 'SMS_OTP') this.proofs.assertCanSendCode();
+    const challengeId = newId('ScaChallenge', now.getTime());
+    const expiresAt = new Date(now.getTime() + this.config.sca.challengeTtlMs).toISOString();
+    const passkeyData: PasskeyChallengeData | null =
+      factor === 'PASSKEY'
+        ? {
+            challengeHex: boundChallengeHex({ challengeId, customerId, purpose: 'SCA_LOGIN' }),
+            rpId: passkey!.rpId,
+            credentialId: passkey!.credentialId,
+            transports: passkey!.transports,
+          }
+        : null;
+    await this.profiles.handle(customerId, {
+      type: 'IssueLoginChallenge',
+      platformId,
+      customerId,
+      challengeId,
+      factor,
+      expiresAt,
+      passkey: passkeyData,
+      now: now.toISOString(),
+    });
+    return {
+      customerId,
+      scaChallenge: scaChallengeView({
+        challengeId,
+        factor,
+        availableFactors: availableFactors(profile),
+        purpose: null,
+        issuedAt: now.toISOString(),
+        expiresAt,
+        passkey: passkeyData,
+        allowedOrigins: passkey?.allowedOrigins ?? null,
+      }),
+    };
+  }
+
+  async complete(
+    platformId: string,
+    input: { customerId: string; factor: ScaFactor; proof: ProofFields; endUserIpAddress: string | null },
+  ): Promise<ScaSessionView> {
+    const { customerId } = input;
+    await this.customers.require(platformId, customerId);
+    const now = new Date();
+    const nowIso = now.toISOString();
+    const profile = await this.profiles.load(customerId);
+    assertNotLocked(profile, nowIso);
+    const challenge = profile.loginChallenge;
+    if (!challenge) throw noPendingChallenge('SCA login');
+    if (Date.parse(nowIso) >= Date.parse(challenge.expiresAt)) throw challengeExpired(challenge.expiresAt);
+    if (input.factor !== challenge.factor) {
+      throw new ValidationError([{ field: 'factor', constraint: 'ENUM', message: `The pending login challenge was issued for ${challenge.factor}` }]);
+    }
+    const proof = this.proofs.proofFor(challenge.factor, input.proof);
+    const verdict = await this.proofs.verify(proof, { passkey: activePasskey(profile), challengeHex: challenge.passkey?.challengeHex ?? null });
+    const ref = { platformId, customerId };
+    if (!verdict.ok) {
+      return this.profiles.rejectProof(ref, { challengeId: challenge.challengeId, factor: challenge.factor, endUserIpAddress: input.endUserIpAddress }, verdict);
+    }
+    const sessionId = newId('Session', now.getTime());
+    const expiresAt = new Date(now.getTime() + this.config.sca.sessionTtlMs).toISOString();
+    await this.profiles.handle(customerId, {
+      type: 'CompleteLogin',
+      ...ref,
+      challengeId: challenge.challengeId,
+      factor: challenge.factor,
+      passkeyCounter: verdict.passkeyCounter,
+      sessionId,
+      sessionExpiresAt: expiresAt,
+      endUserIpAddress: input.endUserIpAddress,
+      now: nowIso,
+    });
+    return { id: sessionId, customerId, factor: challenge.factor, createdAt: nowIso, expiresAt };
+  }
+}

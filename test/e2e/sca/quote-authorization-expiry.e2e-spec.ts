@@ -1,0 +1,103 @@
+import { balances, ledgerEventTypes, quoteWithStatus, transactionWithStatus } from '../../support/quote-fixtures';
+import { SCA_PLATFORM_CONFIG, SMS_CODE, scaLogin } from '../../support/sca-client';
+import { europeanSender, quoteTo } from '../../support/sca-quote-fixtures';
+import { TestApp, startTestApp } from '../../support/test-app';
+import { WebhookReceiver } from '../../support/webhook-receiver';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Lifetimes of quote authorization, shortened (challenges 2.5 s, sessions 1.2 s): an expired
+ * challenge fails the transaction with SCA_NOT_COMPLETED and nothing moved; an expired session is
+ * 409 SCA_SESSION_REQUIRED on authorize. With the OUTGOING_PAYMENT webhooks of those transitions.
+ */
+describe('SCA: expired challenges and sessions on quotes', () => {
+  let testApp: TestApp;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    testApp = await startTestApp({ platformConfig: SCA_PLATFORM_CONFIG, env: { SCA_CHALLENGE_TTL_MS: '2500', SCA_SESSION_TTL_MS: '1200' } });
+    const config = await testApp.platform.api.get('/config').expect(200);
+    receiver = await WebhookReceiver.start({ publicKeyPem: config.body.webhookPublicKey });
+    await testApp.platform.api.patch('/config').send({ webhookEndpoint: receiver.url() }).expect(200);
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+    await receiver?.close();
+  });
+
+  const api = () => testApp.platform.api;
+  const authorize = (quoteId: string) => api().post(`/quotes/${quoteId}/authorize`).send({ code: SMS_CODE });
+  const webhookTypes = (transactionId: string) =>
+    receiver.received.filter((entry) => entry.body.data?.id === transactionId).map((entry) => entry.body.type);
+
+  it('an expired challenge fails the transaction at expiresAt: FAILED, SCA_NOT_COMPLETED, nothing moved', async () => {
+    const sender = await europeanSender(api());
+    const quote = await quoteTo(api(), sender, sender.usdPayee);
+    const executed = (await api().post(`/quotes/${quote.id}/execute`).expect(200)).body;
+    const failed = await quoteWithStatus(api(), quote.id, 'FAILED', 15_000);
+    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(executed.scaChallenge.expiresAt));
+    const { scaChallenge: _challenge, ...terms } = executed;
+    expect(failed).toEqual({ ...terms, status: 'FAILED' });
+    const transaction = await transactionWithStatus(api(), quote.transactionId, 'FAILED');
+    expect(transaction).toMatchObject({ failureReason: 'SCA_NOT_COMPLETED', refund: null, settledAt: null });
+    expect(await balances(api(), sender.usd.id)).toEqual({ available: 1_000_000, total: 1_000_000 });
+    expect((await ledgerEventTypes(testApp.databaseUrl, sender.usd.id)).map((event) => event.type)).not.toContain('FundsHeld');
+
+    await scaLogin(api(), sender.customer.id);
+    expect((await authorize(quote.id).expect(409)).body.details).toEqual({ reason: 'QUOTE_NOT_PENDING_AUTHORIZATION', status: 'FAILED' });
+    expect((await api().post(`/quotes/${quote.id}/execute`).expect(409)).body.details).toEqual({ reason: 'QUOTE_ALREADY_EXECUTED', status: 'FAILED' });
+
+    const failedWebhook = await receiver.waitFor((entry) => entry.body.type === 'OUTGOING_PAYMENT.FAILED' && entry.body.data.id === quote.transactionId);
+    expect(failedWebhook.body.data).toEqual(transaction);
+    expect(webhookTypes(quote.transactionId)).toEqual(['OUTGOING_PAYMENT.PENDING', 'OUTGOING_PAYMENT.PENDING_AUTHORIZATION', 'OUTGOING_PAYMENT.FAILED']);
+  });
+
+  it('a late proof is refused with 409 and the quote is FAILED when the answer goes out', async () => {
+    const sender = await europeanSender(api());
+    const quote = await quoteTo(api(), sender, sender.eurPayee);
+    await api().post(`/quotes/${quote.id}/execute`).expect(200);
+    // The conversion in time, then the payout challenge left to lapse.
+    const payout = (await authorize(quote.id).expect(200)).body.scaChallenge;
+    expect(payout.purpose).toBe('PAYOUT');
+    await sleep(Date.parse(payout.expiresAt) - Date.now() + 20);
+    await scaLogin(api(), sender.customer.id);
+    const late = await authorize(quote.id).expect(409);
+    expect(['SCA_CHALLENGE_EXPIRED', 'QUOTE_NOT_PENDING_AUTHORIZATION']).toContain(late.body.details.reason);
+    expect((await api().get(`/quotes/${quote.id}`).expect(200)).body.status).toBe('FAILED');
+    expect((await api().get(`/transactions/${quote.transactionId}`).expect(200)).body.failureReason).toBe('SCA_NOT_COMPLETED');
+    expect(await balances(api(), sender.usd.id)).toEqual({ available: 1_000_000, total: 1_000_000 });
+  });
+
+  it('authorize after the SCA session ran out: 409 SCA_SESSION_REQUIRED, then a new login lets it through', async () => {
+    const sender = await europeanSender(api());
+    const quote = await quoteTo(api(), sender, sender.usdPayee);
+    await api().post(`/quotes/${quote.id}/execute`).expect(200);
+    await sleep(1300);
+    const refused = await authorize(quote.id).expect(409);
+    expect(refused.body.code).toBe('SCA_SESSION_REQUIRED');
+    expect((await api().get(`/quotes/${quote.id}`).expect(200)).body.status).toBe('PENDING_AUTHORIZATION');
+    await scaLogin(api(), sender.customer.id);
+    expect((await authorize(quote.id).expect(200)).body.status).toBe('PROCESSING');
+    await quoteWithStatus(api(), quote.id, 'COMPLETED');
+    await receiver.waitFor((entry) => entry.body.type === 'OUTGOING_PAYMENT.COMPLETED' && entry.body.data.id === quote.transactionId);
+    expect(webhookTypes(quote.transactionId)).toEqual([
+      'OUTGOING_PAYMENT.PENDING', 'OUTGOING_PAYMENT.PENDING_AUTHORIZATION', 'OUTGOING_PAYMENT.PENDING', 'OUTGOING_PAYMENT.PROCESSING', 'OUTGOING_PAYMENT.COMPLETED',
+    ]);
+  });
+
+  it('a REALTIME_FUNDING quote whose challenge lapsed fails the same way', async () => {
+    const sender = await europeanSender(api(), 0);
+    const created = (await api().post('/quotes').send({
+      source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: sender.customer.id },
+      destination: { destinationType: 'ACCOUNT', accountId: sender.usdPayee.id },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 5_000,
+    }).expect(202)).body;
+    const failed = await quoteWithStatus(api(), created.id, 'FAILED', 15_000);
+    expect(failed).not.toHaveProperty('scaChallenge');
+    expect((await api().get(`/transactions/${created.transactionId}`).expect(200)).body.failureReason).toBe('SCA_NOT_COMPLETED');
+    expect((await api().post('/sandbox/send').send({ quoteId: created.id, currencyCode: 'USD' }).expect(409)).body.details.reason).toBe('QUOTE_ALREADY_FUNDED');
+  });
+});

@@ -1,0 +1,26 @@
+import { createIndividual } from '../../support/customer-fixtures';
+import { TestApp, startTestApp } from '../../support/test-app';
+
+/** Production mode: no SMS provider is wired, so an SMS_OTP challenge cannot be issued (501). */
+describe('SCA in production mode', () => {
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    testApp = await startTestApp({ env: { SERVICE_MODE: 'production' } });
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  it('POST /sca/login/start with SMS_OTP answers 501 NOT_IMPLEMENTED; the sandbox code is not accepted', async () => {
+    const customerId = (await createIndividual(testApp.platform.api, { region: 'AT' })).id;
+    const response = await testApp.platform.api.post('/sca/login/start').send({ customerId, factor: 'SMS_OTP' }).expect(501);
+    expect(response.body).toEqual({ status: 501, code: 'NOT_IMPLEMENTED', message: 'SMS delivery of SCA codes is not configured in production mode; use PASSKEY' });
+    const complete = await testApp.platform.api
+      .post('/sca/login/complete')
+      .send({ customerId, factor: 'SMS_OTP', code: '123456', endUserIpAddress: '203.0.113.7' })
+      .expect(409);
+    expect(complete.body.details).toEqual({ reason: 'NO_PENDING_CHALLENGE' });
+  });
+});
