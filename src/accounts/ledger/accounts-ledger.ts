@@ -222,7 +222,8 @@ export class AccountsLedger {
         }
         const withIds = decided.map((event) => ({ ...event, id: eventIdFor(accountId, event) }));
         try {
-          const appended = await this.events.append(stream, withIds, revision);
+          // The account's platform is the tenant of its movements, whoever asks (a reactor, a task).
+          const appended = await this.events.append(stream, withIds, revision, { platformId });
           let next = state;
           for (const event of decided) next = internalAccountDecider.evolve(next, event);
           this.remember(stream, next, appended.nextExpectedRevision, appended.position);
