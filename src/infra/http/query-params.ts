@@ -73,12 +73,36 @@ export class QueryReader {
     return new Date(value).toISOString();
   }
 
+  /**
+   * Lists read through a QueryReader page by `(createdAt, id)`. A cursor that decodes but holds
+   * anything else (forged, or another kind of list's) is a bad parameter, not a query to run.
+   */
   page(): PageRequest {
-    return parsePageRequest(this.query, this.errors);
+    const errorsBefore = this.errors.length;
+    const page = parsePageRequest(this.query, this.errors);
+    if (page.cursor && !isKeysetCursor(page.cursor)) {
+      if (this.errors.length === errorsBefore) {
+        this.errors.push({ field: 'cursor', constraint: 'FORMAT', message: 'cursor is not a cursor this service issued' });
+      }
+      return { limit: page.limit, cursor: null };
+    }
+    return page;
   }
 
   /** Throws 400 INVALID_INPUT listing every problem found so far. */
   done(): void {
     assertNoQueryErrors(this.errors);
   }
+}
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** The `(createdAt, id)` key `toPage` writes: an ISO instant and a prefixed id. */
+function isKeysetCursor(cursor: Record<string, unknown>): boolean {
+  const { createdAt, id } = cursor;
+  return (
+    Object.keys(cursor).length === 2 &&
+    typeof createdAt === 'string' && ISO_INSTANT.test(createdAt) && !Number.isNaN(Date.parse(createdAt)) &&
+    typeof id === 'string' && /^[A-Za-z]+:[0-9a-fA-F-]{36}$/.test(id)
+  );
 }
