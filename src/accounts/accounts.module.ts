@@ -23,6 +23,7 @@ import { InternalAccountProvisioner } from './provisioning/internal-account-prov
 import { ExternalAccountsQuery } from './queries/external-accounts.query';
 import { InternalAccountsQuery } from './queries/internal-accounts.query';
 import { TransactionsQuery } from './queries/transactions.query';
+import { RESOLVE_BENEFICIARY_CHECK_TASK, beneficiaryCheckReactor } from './reactors/beneficiary-check.reactor';
 import { customerCurrencyAccountsReactor } from './reactors/customer-currency-accounts.reactor';
 import { platformAccountsReactor } from './reactors/platform-accounts.reactor';
 import { SETTLE_TRANSFER_TASK, transferProcessReactor } from './transfers/transfer-process.reactor';
@@ -51,6 +52,7 @@ import { TransfersService } from './transfers/transfers.service';
 export class AccountsModule implements OnModuleInit {
   constructor(
     private readonly provisioner: InternalAccountProvisioner,
+    private readonly externalAccounts: ExternalAccountsService,
     private readonly transfers: TransfersService,
     private readonly hooks: CustomerLifecycleHooks,
     private readonly reactors: ReactorRegistry,
@@ -72,6 +74,8 @@ export class AccountsModule implements OnModuleInit {
     this.reactors.register(customerCurrencyAccountsReactor(this.provisioner, this.customers, this.waiter));
     this.reactors.register(transferProcessReactor(this.events, this.transfers, this.tasks, this.config));
     this.tasks.register(SETTLE_TRANSFER_TASK, (payload) => this.transfers.settle(payload.subjectId));
+    this.reactors.register(beneficiaryCheckReactor(this.tasks, this.config));
+    this.tasks.register(RESOLVE_BENEFICIARY_CHECK_TASK, (payload) => this.externalAccounts.resolvePendingBeneficiaryCheck(payload.subjectId));
     this.webhookMappers.register({
       eventTypes: ACCOUNT_WEBHOOK_EVENT_TYPES,
       toWebhooks: async (event) => accountWebhooks(event, await readStreamUpTo(this.events, event)),
