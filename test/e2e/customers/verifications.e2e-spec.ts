@@ -202,4 +202,38 @@ describe('documents and verifications', () => {
     await testApp.platform.api.get('/verifications/nope').expect(400);
     await testApp.platform.api.get('/verifications/Verification:01900000-0000-7000-8000-000000000000').expect(404);
   });
+
+  it('GET /audit/events finds the history of a document or a verification by its own id', async () => {
+    const customer = await createIndividual(testApp.platform.api, { fullName: 'Audit Trail001' });
+    const document = await upload(customer.id, PDF, 'application/pdf').expect(201);
+    const verification = await verify(customer.id).expect(200);
+    const other = await upload(customer.id, PNG, 'image/png').expect(201);
+
+    const documentHistory = await testApp.platform.api.get('/audit/events').query({ resourceId: document.body.id }).expect(200);
+    expect(documentHistory.body).toEqual({ resourceId: document.body.id, data: [expect.any(Object)], hasMore: false, totalCount: 1 });
+    expect(documentHistory.body.data[0]).toEqual(
+      expect.objectContaining({
+        type: 'DocumentUploaded',
+        streamName: expect.stringMatching(/^customer-/),
+        data: expect.objectContaining({ documentId: document.body.id, customerId: customer.id, contentType: 'application/pdf' }),
+        metadata: expect.objectContaining({ platformId: testApp.platform.platformId }),
+      }),
+    );
+    const otherHistory = await testApp.platform.api.get('/audit/events').query({ resourceId: other.body.id }).expect(200);
+    expect(otherHistory.body.data.map((entry: { data: { documentId: string } }) => entry.data.documentId)).toEqual([other.body.id]);
+
+    const verificationHistory = await testApp.platform.api.get('/audit/events').query({ resourceId: verification.body.id }).expect(200);
+    expect(verificationHistory.body.data.map((entry: { type: string }) => entry.type)).toEqual(['VerificationSubmitted']);
+    expect(verificationHistory.body.data[0].data).toEqual(
+      expect.objectContaining({ verificationId: verification.body.id, verificationStatus: 'RESOLVE_ERRORS' }),
+    );
+
+    // Another platform, and unknown ids, get the same 404; a malformed id is 400.
+    const foreign = await testApp.createPlatform();
+    const unknown = await testApp.platform.api.get('/audit/events').query({ resourceId: 'Document:01900000-0000-7000-8000-000000000000' }).expect(404);
+    const theirs = await foreign.api.get('/audit/events').query({ resourceId: document.body.id }).expect(404);
+    expect(theirs.body.code).toBe(unknown.body.code);
+    await foreign.api.get('/audit/events').query({ resourceId: verification.body.id }).expect(404);
+    await testApp.platform.api.get('/audit/events').query({ resourceId: 'Document:nope' }).expect(400);
+  });
 });
