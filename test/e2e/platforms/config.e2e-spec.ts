@@ -87,7 +87,12 @@ describe('platform configuration', () => {
     const response = await testApp.platform.api.patch('/config').set('Content-Type', 'application/json').send('[1,2]').expect(400);
     expect(response.body.code).toBe('INVALID_INPUT');
     const broken = await testApp.platform.api.patch('/config').set('Content-Type', 'application/json').send('{"webhookEndpoint":').expect(400);
-    expect(broken.body).toEqual({ status: 400, code: 'INVALID_INPUT', message: 'The request body is not valid JSON' });
+    expect(broken.body).toEqual({
+      status: 400,
+      code: 'INVALID_INPUT',
+      message: 'The request body is not valid JSON',
+      details: { errors: [{ field: 'body', constraint: 'FORMAT', message: 'The request body is not valid JSON' }] },
+    });
   });
 
   it('refuses loopback and private webhook endpoints in production mode only', async () => {
