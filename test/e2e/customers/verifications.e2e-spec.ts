@@ -71,6 +71,12 @@ describe('documents and verifications', () => {
       .attach('file', PDF, { filename: 'p.pdf', contentType: 'application/pdf' })
       .expect(404);
     expect(hidden.body.code).toBe('USER_NOT_FOUND');
+    const unknown = await upload('Customer:01900000-0000-7000-8000-000000000000', PDF, 'application/pdf').expect(404);
+    expect(unknown.body).toEqual(hidden.body);
+    const gone = await createIndividual(testApp.platform.api, { fullName: 'Doc Gone001' });
+    await testApp.platform.api.delete(`/customers/${gone.id}`).expect(200);
+    const deleted = await upload(gone.id, PDF, 'application/pdf').expect(410);
+    expect(deleted.body).toEqual({ status: 410, code: 'CUSTOMER_DELETED', message: 'The customer was deleted' });
   });
 
   it('individual 001: RESOLVE_ERRORS with one entry per missing item, then PENDING_MANUAL_REVIEW once complete', async () => {
