@@ -120,6 +120,13 @@ describe('internal accounts', () => {
     }
     const later = await createIndividual(platform.api);
     expect(await summary(later.id)).toBe(expected);
+    // The embedded wallet opened for an existing customer gets its EMAIL_OTP credential too.
+    const wallet = (await platform.api.get('/internal-accounts').query({ customerId: first.id, type: 'EMBEDDED_WALLET' }).expect(200)).body.data[0];
+    const credentials = await eventually(async () => {
+      const response = await platform.api.get('/auth/credentials').query({ accountId: wallet.id });
+      return response.status === 200 && response.body.data.length > 0 && response.body.data;
+    });
+    expect(credentials.map((credential: { type: string }) => credential.type)).toEqual(['EMAIL_OTP']);
 
     // Re-sending the same list, or removing and re-adding a currency, opens nothing twice.
     await platform.api.patch('/config').send({ supportedCurrencies: currencies(['USD', 'EUR', 'USDB']) }).expect(200);
