@@ -169,4 +169,42 @@ describe('conformance: bad input answers a listed 4xx, never a 500', () => {
       'external-accounts',
     );
   });
+
+  it('unknown nested fields are listed with their full path (no mass assignment at any depth)', async () => {
+    const address = { line1: '1 Main St', city: 'Springfield', postalCode: '62701', country: 'US' };
+    const cases: Array<[string, string, Record<string, unknown>, string]> = [
+      ['post', '/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'nested-1', fullName: 'Jane Doe', address: { ...address, planet: 'Mars' } }, 'address.planet'],
+      ['post', '/customers', {
+        customerType: 'BUSINESS', platformCustomerId: 'nested-2', businessInfo: { legalName: 'Acme', registrationNumber: 'R-1', shares: 9 },
+      }, 'businessInfo.shares'],
+      ['post', '/customers', {
+        customerType: 'BUSINESS', platformCustomerId: 'nested-3', businessInfo: { legalName: 'Acme', registrationNumber: 'R-1' },
+        beneficialOwners: [{ personalInfo: { lastName: 'Smith', salary: 1 } }],
+      }, 'beneficialOwners.0.personalInfo.salary'],
+      ['post', '/customers/external-accounts', {
+        customerId: customer.id, currency: 'USD',
+        accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '123456789', routingNumber: '021000021', pin: '1234' },
+      }, 'accountInfo.pin'],
+      ['post', '/customers/external-accounts', {
+        customerId: customer.id, currency: 'USD',
+        accountInfo: {
+          accountType: 'USD_ACCOUNT', accountNumber: '123456789', routingNumber: '021000021',
+          beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Jane Doe', address: { ...address, planet: 'Mars' } },
+        },
+      }, 'accountInfo.beneficiary.address.planet'],
+      ['post', '/transfer-out', { source: { accountId: usd.id, customerId: customer.id }, destination: { accountId: external.id }, amount: 1 }, 'source.customerId'],
+      ['post', '/transfer-in', { source: { accountId: external.id }, destination: { accountId: usd.id, memo: 'x' }, amount: 1 }, 'destination.memo'],
+      ['patch', '/config', { supportedCurrencies: [{ currencyCode: 'USD', colour: 'green' }] }, 'supportedCurrencies.0.colour'],
+      ['patch', '/config', { feeConfigs: [{ currencyCode: 'USD', fixedFee: 1, variableFeeRate: 0, cap: 5 }] }, 'feeConfigs.0.cap'],
+      ['patch', '/config', { embeddedWalletConfig: { rpId: 'example.com', allowedOrigins: ['https://example.com'], extra: true } }, 'embeddedWalletConfig.extra'],
+    ];
+    for (const [method, path, body, field] of cases) {
+      const response = await testApp.platform.api[method as 'post'](path).send(body);
+      expectListed400(response, `${path} ${field}`);
+      expect({ field, errors: response.body.details.errors }).toEqual({
+        field,
+        errors: expect.arrayContaining([expect.objectContaining({ field, constraint: 'UNKNOWN_FIELD' })]),
+      });
+    }
+  });
 });
