@@ -143,6 +143,21 @@ describe('internal accounts', () => {
     }
   });
 
+  it('customers created while PATCH /config adds a currency all end up with an account in it', async () => {
+    const platform = await testApp.createPlatform({
+      supportedCurrencies: ['USD'].map((currencyCode) => ({ currencyCode, minAmount: 1, maxAmount: 1_000_000, requiredCounterpartyFields: [] })),
+    });
+    const creations = Array.from({ length: 12 }, () => createIndividual(platform.api));
+    const patch = platform.api.patch('/config').send({ supportedCurrencies: [{ currencyCode: 'USD' }, { currencyCode: 'EUR' }] }).expect(200);
+    const [customers] = await Promise.all([Promise.all(creations), patch]);
+    for (const customer of customers) {
+      await eventually(async () => {
+        const response = await platform.api.get('/internal-accounts').query({ customerId: customer.id, currency: 'EUR' }).expect(200);
+        return response.body.totalCount === 1;
+      });
+    }
+  });
+
   it('paginates with hasMore, nextCursor and totalCount', async () => {
     const platform = await testApp.createPlatform();
     await createIndividual(platform.api);
