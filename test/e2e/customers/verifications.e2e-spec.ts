@@ -196,6 +196,16 @@ describe('documents and verifications', () => {
     ]);
   });
 
+  it('business 003: no automatic decision either, the real requirements are checked', async () => {
+    const business = await createBusiness(testApp.platform.api, { businessInfo: { legalName: 'Other Slow Co', registrationNumber: 'RN-003' } });
+    const first = await verify(business.id).expect(200);
+    expect(first.body.verificationStatus).toBe('RESOLVE_ERRORS');
+    expect(first.body.errors.map((error: { field?: string; type: string }) => error.field ?? error.type)).toEqual([
+      'businessInfo.taxId', 'address', 'MISSING_BENEFICIAL_OWNER', 'MISSING_LEGAL_PRESENCE_DOCUMENT',
+    ]);
+    expect((await testApp.platform.api.get(`/customers/${business.id}`).expect(200)).body.kybStatus).toBe('UNVERIFIED');
+  });
+
   it('POST /verifications: 400 for a bad body, 404 unknown or other platform, 410 deleted; GET 400/404', async () => {
     const bad = await testApp.platform.api.post('/verifications').send({ customerId: 'x', extra: true }).expect(400);
     expect(bad.body.details.errors.map((error: { field: string }) => error.field).sort()).toEqual(['customerId', 'extra']);
