@@ -1,5 +1,7 @@
 import { parseAuditQuery } from '../../src/audit/audit-query';
+import { AuditResourceLocators } from '../../src/audit/audit-locators';
 import { AuditService } from '../../src/audit/audit.service';
+import { customerAuditLocator } from '../../src/customers/queries/customer-audit-locator';
 import { CliOutput, OperatorDatabase, OperatorError, openOperatorDatabase } from './database';
 
 export const AUDIT_USAGE = `Usage:
@@ -30,7 +32,9 @@ export async function runAuditCli(argv: string[], output: CliOutput): Promise<nu
   }
   output.stderr.write(`${database.description}\n`);
   try {
-    const audit = new AuditService(database.store);
+    const locators = new AuditResourceLocators();
+    locators.register(customerAuditLocator(database.pool));
+    const audit = new AuditService(database.store, locators);
     const limit = parsed.all ? Number.MAX_SAFE_INTEGER : query.limit;
     const page = await audit.history(query.resourceId, parsed.platformId, query.fromRevision, limit);
     if (!page) {

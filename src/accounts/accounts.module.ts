@@ -1,9 +1,11 @@
 import { Inject, Module, OnModuleInit } from '@nestjs/common';
 import { CustomerLifecycleHooks } from '../customers/customer-lifecycle-hooks';
 import { CustomersModule } from '../customers/customers.module';
+import { CustomersQuery } from '../customers/queries/customers.query';
 import { APP_CONFIG, AppConfig } from '../infra/config';
 import { EventStoreService } from '../infra/event-store/event-store.service';
 import { ReactorRegistry } from '../infra/infra.module';
+import { READ_MODEL_WAITER, ReadModelWaiter } from '../infra/projections/read-model-waiter';
 import { TaskScheduler } from '../infra/queue/task-scheduler';
 import { PlatformsModule } from '../platforms/platforms.module';
 import { ScaModule } from '../sca/sca.module';
@@ -21,6 +23,8 @@ import { InternalAccountProvisioner } from './provisioning/internal-account-prov
 import { ExternalAccountsQuery } from './queries/external-accounts.query';
 import { InternalAccountsQuery } from './queries/internal-accounts.query';
 import { TransactionsQuery } from './queries/transactions.query';
+import { RESOLVE_BENEFICIARY_CHECK_TASK, beneficiaryCheckReactor } from './reactors/beneficiary-check.reactor';
+import { customerCurrencyAccountsReactor } from './reactors/customer-currency-accounts.reactor';
 import { platformAccountsReactor } from './reactors/platform-accounts.reactor';
 import { SETTLE_TRANSFER_TASK, transferProcessReactor } from './transfers/transfer-process.reactor';
 import { TransfersService } from './transfers/transfers.service';
@@ -48,12 +52,15 @@ import { TransfersService } from './transfers/transfers.service';
 export class AccountsModule implements OnModuleInit {
   constructor(
     private readonly provisioner: InternalAccountProvisioner,
+    private readonly externalAccounts: ExternalAccountsService,
     private readonly transfers: TransfersService,
     private readonly hooks: CustomerLifecycleHooks,
     private readonly reactors: ReactorRegistry,
     private readonly tasks: TaskScheduler,
     private readonly events: EventStoreService,
     private readonly webhookMappers: WebhookMappers,
+    private readonly customers: CustomersQuery,
+    @Inject(READ_MODEL_WAITER) private readonly waiter: ReadModelWaiter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -64,8 +71,11 @@ export class AccountsModule implements OnModuleInit {
       this.provisioner.provisionCustomer({ platformId: customer.platformId, customerId: customer.customerId, createdAt: customer.createdAt }),
     );
     this.reactors.register(platformAccountsReactor(this.provisioner));
+    this.reactors.register(customerCurrencyAccountsReactor(this.provisioner, this.customers, this.waiter));
     this.reactors.register(transferProcessReactor(this.events, this.transfers, this.tasks, this.config));
     this.tasks.register(SETTLE_TRANSFER_TASK, (payload) => this.transfers.settle(payload.subjectId));
+    this.reactors.register(beneficiaryCheckReactor(this.tasks, this.config));
+    this.tasks.register(RESOLVE_BENEFICIARY_CHECK_TASK, (payload) => this.externalAccounts.resolvePendingBeneficiaryCheck(payload.subjectId));
     this.webhookMappers.register({
       eventTypes: ACCOUNT_WEBHOOK_EVENT_TYPES,
       toWebhooks: async (event) => accountWebhooks(event, await readStreamUpTo(this.events, event)),

@@ -4,7 +4,7 @@ import { APP_CONFIG, AppConfig } from '../infra/config';
 import { DomainError, FieldError, ValidationError } from '../infra/domain/domain-error';
 import { EventStoreService } from '../infra/event-store/event-store.service';
 import { newId, streamNameFor } from '../infra/ids';
-import { beneficiaryCheck } from '../sandbox/beneficiary-checks';
+import { beneficiaryCheck, pendingCheckOutcome } from '../sandbox/beneficiary-checks';
 import { ScaChallenges, sequenceIdOfFirstChallenge } from '../sca/sca-challenges.service';
 import { ScaCustomers } from '../sca/sca-customers';
 import { scaNotRequired } from '../sca/sca.errors';
@@ -70,6 +70,22 @@ export class ExternalAccountsService {
       },
     });
     return externalAccountView(active(result.state));
+  }
+
+  /**
+   * The receiving institution's late answer to a PENDING name check (a scheduled task): a no-op
+   * when the check is no longer pending or the account was deleted.
+   */
+  async resolvePendingBeneficiaryCheck(externalAccountId: string): Promise<void> {
+    const { state } = await this.events.load(streamNameFor(externalAccountId), externalAccountDecider);
+    if (state.status !== 'active' || state.beneficiaryVerification?.status !== 'PENDING') return;
+    const outcome = pendingCheckOutcome(state.accountInfo.beneficiary?.fullName ?? null);
+    await this.events.handle(streamNameFor(externalAccountId), externalAccountDecider, {
+      type: 'ResolveBeneficiaryVerification',
+      status: outcome.status,
+      verifiedFullName: outcome.verifiedFullName,
+      now: new Date().toISOString(),
+    });
   }
 
   async delete(platformId: string, externalAccountId: string): Promise<void> {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { AuditResourceLocators } from './audit-locators';
 import { AuditController } from './audit.controller';
 import { AuditService } from './audit.service';
 
-@Module({ controllers: [AuditController], providers: [AuditService], exports: [AuditService] })
+@Module({ controllers: [AuditController], providers: [AuditService, AuditResourceLocators], exports: [AuditService, AuditResourceLocators] })
 export class AuditModule {}

@@ -1,4 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { AuditResourceLocators, LocatedHistory } from './audit-locators';
 import { EVENT_STORE, EventStore, RecordedEvent, positionToString } from '../infra/event-store/event-store.port';
 import { ID_PREFIXES, IdPrefix, parseId, streamNameFor } from '../infra/ids';
 
@@ -23,11 +24,16 @@ export interface AuditPage {
 
 /**
  * A resource's full event history with metadata (who, when, why) for auditors: the stream named
- * by the resource id. Tenancy: a platform sees only streams whose events carry its platform id.
+ * by the resource id, or for a resource recorded inside another's stream (a document or a
+ * verification in its customer's stream) the events of that stream that name it. Tenancy: a
+ * platform sees only streams whose events carry its platform id.
  */
 @Injectable()
 export class AuditService {
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Optional() private readonly locators: AuditResourceLocators = new AuditResourceLocators(),
+  ) {}
 
   static isResourceId(resourceId: string): boolean {
     const prefix = resourceId.slice(0, resourceId.indexOf(':'));
@@ -35,7 +41,9 @@ export class AuditService {
   }
 
   async history(resourceId: string, platformId: string | null, fromRevision: number, limit: number): Promise<AuditPage | null> {
-    const events = await this.store.readStream(streamNameFor(resourceId));
+    const located = await this.locate(resourceId, platformId);
+    if (!located) return null;
+    const events = (await this.store.readStream(located.streamName)).filter((event) => located.concerns(event));
     if (events.length === 0) return null;
     if (platformId !== null && !events.every((event) => belongsTo(event, platformId))) return null;
     const page = events.filter((event) => event.revision >= fromRevision).slice(0, limit + 1);
@@ -44,6 +52,12 @@ export class AuditService {
     const result: AuditPage = { resourceId, data: shown.map(toEntry), hasMore, totalCount: events.length };
     if (hasMore) result.nextCursor = String(shown[shown.length - 1].revision + 1);
     return result;
+  }
+
+  private async locate(resourceId: string, platformId: string | null): Promise<LocatedHistory | null> {
+    const locator = this.locators.forResource(resourceId);
+    if (locator) return locator.locate(resourceId, platformId);
+    return { streamName: streamNameFor(resourceId), concerns: () => true };
   }
 }
 

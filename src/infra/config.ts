@@ -34,6 +34,8 @@ export interface SandboxTiming {
   slowFailureDelayMs: number;
   /** Delay between COMPLETED and the bank return for suffix 005 quotes. */
   returnDelayMs: number;
+  /** How long a `104` beneficiary name check stays PENDING before it resolves (default 30 s). */
+  beneficiaryCheckDelayMs?: number;
   /**
    * Replaces every quote lifetime (5 or 15 minutes by rail) when set, so expiry can be exercised
    * quickly in tests and sandbox demos. Null: lifetimes by rail (DECISIONS.md section 2).
@@ -103,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, resolved: { databaseUrl: stri
       settlementDelayMs: numberFromEnv(env.SANDBOX_SETTLEMENT_DELAY_MS, 1000),
       longPaymentDelayMs: numberFromEnv(env.SANDBOX_LONG_PAYMENT_DELAY_MS, 6 * 60 * 1000),
       slowFailureDelayMs: numberFromEnv(env.SANDBOX_SLOW_FAILURE_DELAY_MS, 30 * 1000),
+      beneficiaryCheckDelayMs: numberFromEnv(env.SANDBOX_BENEFICIARY_CHECK_DELAY_MS, 30 * 1000),
       returnDelayMs: numberFromEnv(env.SANDBOX_RETURN_DELAY_MS, 5 * 1000),
       quoteLifetimeOverrideMs: env.SANDBOX_QUOTE_LIFETIME_MS ? numberFromEnv(env.SANDBOX_QUOTE_LIFETIME_MS, 0) : null,
     },

@@ -4,7 +4,8 @@ import { lastThree } from './suffix';
  * Sandbox beneficiary name verification (DECISIONS.md section 5): the `1xx` suffixes of the
  * primary identifier drive the result: `102` NOT_MATCHED, `103` PARTIAL_MATCH, `104` PENDING,
  * `105` the account is refused (400 INVALID_BANK_ACCOUNT), `106` UNSUPPORTED, `107`
- * CHECKED_BY_RECEIVING_FI, anything else MATCHED.
+ * CHECKED_BY_RECEIVING_FI, anything else MATCHED. A `104` check does not stay PENDING forever:
+ * the receiving institution answers later (`pendingCheckOutcome`), as a real one would.
  */
 export type BeneficiaryVerificationStatus =
   | 'MATCHED'
@@ -36,6 +37,14 @@ export function beneficiaryCheck(primaryIdentifier: string, beneficiaryName: str
     default:
       return { kind: 'RESULT', status: 'MATCHED', verifiedFullName: beneficiaryName };
   }
+}
+
+/**
+ * What a PENDING (`104`) check resolves to once the sandbox's receiving institution answers:
+ * MATCHED with the name given, the outcome a platform testing the pending path expects next.
+ */
+export function pendingCheckOutcome(beneficiaryName: string | null): { status: 'MATCHED'; verifiedFullName: string | null } {
+  return { status: 'MATCHED', verifiedFullName: beneficiaryName };
 }
 
 /** "Jane Q Public" -> "J. Public": the kind of near miss a bank's name check reports. */

@@ -31,10 +31,12 @@ export class ExternalAccountsController {
   @Idempotent()
   async create(@Req() request: PlatformRequest, @Body() body: unknown): Promise<ExternalAccountView> {
     const { value, errors } = checkBody(CreateExternalAccountDto, body);
-    if (!hasErrorAt(errors, 'customerId') && !parseId('Customer', value.customerId)) {
+    // A body that is not an object at all has one error (`body`) and nothing else to check.
+    const isObjectBody = !hasErrorAt(errors, 'body');
+    if (isObjectBody && !hasErrorAt(errors, 'customerId') && !parseId('Customer', value.customerId)) {
       errors.push({ field: 'customerId', constraint: 'FORMAT', message: 'customerId must be a Customer:<uuid> id' });
     }
-    const parsed = hasErrorAt(errors, 'accountInfo') ? null : parseAccountInfo(value.accountInfo, errors);
+    const parsed = !isObjectBody || hasErrorAt(errors, 'accountInfo') ? null : parseAccountInfo(value.accountInfo, errors);
     if (parsed && !hasErrorAt(errors, 'currency') && !currenciesFor(parsed.info.accountType).includes(value.currency)) {
       errors.push({
         field: 'currency',

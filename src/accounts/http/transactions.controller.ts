@@ -1,6 +1,7 @@
-import { Controller, Get, Param, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import type { Request } from 'express';
-import { DomainError } from '../../infra/domain/domain-error';
+import { DomainError, FieldError } from '../../infra/domain/domain-error';
+import { throwIfAny } from '../../infra/http/validation';
 import { Page } from '../../infra/http/pagination';
 import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
 import { QueryReader } from '../../infra/http/query-params';
@@ -13,7 +14,10 @@ type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 const STATUSES = ['PENDING', 'PENDING_AUTHORIZATION', 'PROCESSING', 'COMPLETED', 'FAILED', 'EXPIRED'] as const;
 const TYPES = ['OUTGOING', 'INCOMING'] as const;
 
-/** `GET /transactions` (filters, newest first) and `GET /transactions/{id}`. */
+/**
+ * `GET /transactions` (filters, newest first), `GET /transactions/{id}`, and
+ * `POST /transactions/{id}/approve` (platform approval of an agent-initiated transaction).
+ */
 @Controller('transactions')
 export class TransactionsController {
   constructor(private readonly query: TransactionsQuery) {}
@@ -45,5 +49,26 @@ export class TransactionsController {
     const view = await this.query.findById(request.platform.platformId, transactionId);
     if (!view) throw new DomainError('TRANSACTION_NOT_FOUND', 'Transaction not found');
     return view;
+  }
+
+  /**
+   * Only agent-initiated transactions wait for the platform's approval, and this service starts
+   * none (agents are not offered), so no transaction is ever in that state: a known one answers
+   * 409 TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL, an unknown or foreign one 404.
+   */
+  @Post(':transactionId/approve')
+  @HttpCode(200)
+  async approve(@Req() request: PlatformRequest, @Param('transactionId') transactionId: string, @Body() body: unknown): Promise<TransactionView> {
+    requirePathId('Transaction', 'transactionId', transactionId);
+    const errors: FieldError[] = [];
+    if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
+      errors.push({ field: 'body', constraint: 'TYPE', message: 'Expected no body or a JSON object' });
+    } else if (body) {
+      for (const name of Object.keys(body)) errors.push({ field: name, constraint: 'UNKNOWN_FIELD', message: `Unknown field ${name}` });
+    }
+    throwIfAny(errors);
+    const view = await this.query.findById(request.platform.platformId, transactionId);
+    if (!view) throw new DomainError('TRANSACTION_NOT_FOUND', 'Transaction not found');
+    throw new DomainError('TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL', 'The transaction is not waiting for platform approval', { status: view.status });
   }
 }

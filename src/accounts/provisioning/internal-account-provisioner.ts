@@ -40,16 +40,30 @@ export class InternalAccountProvisioner {
 
   async provisionCustomer(input: { platformId: string; customerId: string; createdAt: string }): Promise<void> {
     const currencies = await this.supportedCurrencies(input.platformId);
-    for (const currency of currencies.filter(isCurrencyCode)) {
+    await this.provisionCustomerCurrencies({ platformId: input.platformId, customerId: input.customerId, currencies, openedAt: input.createdAt });
+  }
+
+  /** Opens the customer's accounts in `currencies` (already open ones are left as they are). */
+  async provisionCustomerCurrencies(input: { platformId: string; customerId: string; currencies: string[]; openedAt: string }): Promise<void> {
+    for (const currency of input.currencies.filter(isCurrencyCode)) {
       await this.ledger.open({
         platformId: input.platformId,
         accountId: customerAccountId(input.customerId, currency),
         customerId: input.customerId,
         accountType: customerAccountType(currency),
         currency,
-        openedAt: input.createdAt,
+        openedAt: input.openedAt,
       });
     }
+  }
+
+  /**
+   * The platform's supported currencies just before the platform event at `revision`: what a
+   * configuration change added is its new list minus this one.
+   */
+  async supportedCurrenciesBefore(platformId: string, revision: number): Promise<string[]> {
+    const events = await this.events.readStream(streamNameFor(platformId));
+    return currenciesOf(events.filter((event) => event.revision < revision));
   }
 
   /**
@@ -58,16 +72,7 @@ export class InternalAccountProvisioner {
    * Reads the published payloads of `PlatformRegistered` / `PlatformConfigUpdated` only.
    */
   private async supportedCurrencies(platformId: string): Promise<string[]> {
-    let currencies: string[] = [];
-    for (const event of await this.events.readStream(streamNameFor(platformId))) {
-      const data = event.data as {
-        config?: { supportedCurrencies?: Array<{ currencyCode: string }> };
-        changes?: { supportedCurrencies?: Array<{ currencyCode: string }> };
-      };
-      const list = event.type === 'PlatformRegistered' ? data.config?.supportedCurrencies : event.type === 'PlatformConfigUpdated' ? data.changes?.supportedCurrencies : undefined;
-      if (list) currencies = list.map((entry) => entry.currencyCode);
-    }
-    return currencies;
+    return currenciesOf(await this.events.readStream(streamNameFor(platformId)));
   }
 
   async provisionPlatform(input: { platformId: string; currencies: string[]; at: string }): Promise<void> {
@@ -82,4 +87,17 @@ export class InternalAccountProvisioner {
       });
     }
   }
+}
+
+function currenciesOf(platformEvents: Array<{ type: string; data: Record<string, unknown> }>): string[] {
+  let currencies: string[] = [];
+  for (const event of platformEvents) {
+    const data = event.data as {
+      config?: { supportedCurrencies?: Array<{ currencyCode: string }> };
+      changes?: { supportedCurrencies?: Array<{ currencyCode: string }> };
+    };
+    const list = event.type === 'PlatformRegistered' ? data.config?.supportedCurrencies : event.type === 'PlatformConfigUpdated' ? data.changes?.supportedCurrencies : undefined;
+    if (list) currencies = list.map((entry) => entry.currencyCode);
+  }
+  return currencies;
 }

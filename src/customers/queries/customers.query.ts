@@ -47,6 +47,28 @@ export class CustomersQuery {
     return result.rows[0]?.state ?? null;
   }
 
+  /** Ids of the platform's customers that are not deleted, oldest first, `batchSize` at a time. */
+  async *activeCustomerIds(platformId: string, batchSize = 500): AsyncGenerator<string[]> {
+    let after: { createdAt: Date; customerId: string } | null = null;
+    for (;;) {
+      const params: unknown[] = [platformId, batchSize];
+      let keyset = '';
+      if (after) {
+        params.push(after.createdAt, after.customerId);
+        keyset = 'AND (created_at, customer_id) > ($3::timestamptz, $4)';
+      }
+      const result: { rows: Array<{ customer_id: string; created_at: Date }> } = await this.pool.query(
+        `SELECT customer_id, created_at FROM customers WHERE platform_id = $1 AND NOT is_deleted ${keyset}
+          ORDER BY created_at, customer_id LIMIT $2`,
+        params,
+      );
+      if (result.rows.length === 0) return;
+      yield result.rows.map((row) => row.customer_id);
+      const last = result.rows[result.rows.length - 1];
+      after = { createdAt: last.created_at, customerId: last.customer_id };
+    }
+  }
+
   async list(platformId: string, filters: CustomerFilters, page: PageRequest): Promise<Page<CustomerView>> {
     const conditions = ['platform_id = $1'];
     const params: unknown[] = [platformId];

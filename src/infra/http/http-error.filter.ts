@@ -68,7 +68,7 @@ export class HttpErrorFilter implements ExceptionFilter {
     }
     const parserError = exception as { type?: string; status?: number };
     if (parserError && typeof parserError === 'object' && typeof parserError.type === 'string' && parserError.status === 400) {
-      return { body: { status: 400, code: 'INVALID_INPUT', message: 'The request body is not valid JSON' }, headers: {} };
+      return { body: notJson('The request body is not valid JSON'), headers: {} };
     }
     if (parserError?.type === 'entity.too.large') {
       return { body: { status: 400, code: 'INVALID_INPUT', message: 'The request body is too large' }, headers: {} };
@@ -89,7 +89,7 @@ export class HttpErrorFilter implements ExceptionFilter {
       if (status === 400) {
         // Nest rethrows the JSON body parser's SyntaxError as a BadRequestException.
         const message = /JSON/.test(exception.message) ? 'The request body is not valid JSON' : 'The request is malformed';
-        return { body: { status: 400, code: 'INVALID_INPUT', message }, headers: {} };
+        return { body: notJson(message), headers: {} };
       }
       if (status === 413) {
         return { body: { status: 400, code: 'INVALID_INPUT', message: 'The request body is too large' }, headers: {} };
@@ -124,4 +124,9 @@ export class HttpErrorFilter implements ExceptionFilter {
 
 function internalError(): ErrorBody {
   return { status: 500, code: 'INTERNAL_ERROR', message: 'Internal error' };
+}
+
+/** A body that cannot be read is a field error too: clients find every 400's causes in details.errors. */
+function notJson(message: string): ErrorBody {
+  return { status: 400, code: 'INVALID_INPUT', message, details: { errors: [{ field: 'body', constraint: 'FORMAT', message }] } };
 }

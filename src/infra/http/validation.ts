@@ -18,6 +18,8 @@ export function validateBody<T extends object>(dtoClass: new () => T, body: unkn
  * own semantic checks (on fields without a shape error) and answer every bad field at once.
  * `value` holds the body as given when it has errors: read it defensively.
  */
+const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
 export function checkBody<T extends object>(dtoClass: new () => T, body: unknown, pathPrefix = ''): { value: T; errors: FieldError[] } {
   if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
     return {
@@ -32,7 +34,15 @@ export function checkBody<T extends object>(dtoClass: new () => T, body: unknown
     forbidUnknownValues: false,
     validationError: { target: false, value: true },
   });
-  return { value: instance, errors: flattenErrors(errors, pathPrefix) };
+  // The transformer drops these keys before validation sees them: report them like any unknown field.
+  const reserved = Object.keys(body).filter((key) => RESERVED_KEYS.has(key));
+  const reservedErrors: FieldError[] = reserved.map((key) => ({
+    field: pathPrefix ? `${pathPrefix}.${key}` : key,
+    constraint: 'UNKNOWN_FIELD',
+    message: `Unknown field ${key}`,
+  }));
+  const flattened = flattenErrors(errors, pathPrefix);
+  return { value: instance, errors: [...flattened, ...reservedErrors.filter((error) => !hasErrorAt(flattened, error.field))] };
 }
 
 /** Whether `errors` already has an entry for `field` or one of its children. */

@@ -74,9 +74,15 @@ export class ConfigController {
       const problem = checkWebhookEndpoint(dto.webhookEndpoint, this.config.mode);
       if (problem) errors.push(problem);
     }
-    if (Array.isArray(dto.supportedCurrencies) && !hasErrorAt(shapeErrors, 'supportedCurrencies')) {
+    if (Array.isArray(dto.supportedCurrencies) && dto.supportedCurrencies.length === 0) {
+      // Customers get an account per supported currency: a platform without any could do nothing.
+      errors.push({ field: 'supportedCurrencies', constraint: 'MIN_LENGTH', message: 'supportedCurrencies must list at least one currency' });
+    }
+    if (Array.isArray(dto.supportedCurrencies) && !shapeErrors.some((error) => error.field === 'supportedCurrencies')) {
       const seen = new Set<string>();
       dto.supportedCurrencies.forEach((entry, index) => {
+        // Entries with shape errors are already reported; the others are still checked.
+        if (hasErrorAt(shapeErrors, `supportedCurrencies.${index}`)) return;
         if (seen.has(entry.currencyCode)) {
           errors.push({ field: `supportedCurrencies.${index}.currencyCode`, constraint: 'FORMAT', message: `${entry.currencyCode} is listed twice` });
         }

@@ -1,4 +1,4 @@
-import { TestApp, startTestApp } from '../../support/test-app';
+import { TestApp, eventually, startTestApp } from '../../support/test-app';
 import { clabe, createIndividual, createUsdExternalAccount, germanIban } from '../../support/customer-fixtures';
 
 /** `/customers/external-accounts`: create per account type, validation, name checks, delete, trust. */
@@ -142,6 +142,37 @@ describe('external accounts', () => {
     const account = await createUsdExternalAccount(testApp.platform.api, customer.id, suffix);
     expect(account.beneficiaryVerificationStatus).toBe(status);
     expect(account.beneficiaryVerifiedData).toEqual(verifiedData);
+  });
+
+  it('sandbox name check: suffix 104 answers PENDING, then resolves to MATCHED (SANDBOX_BENEFICIARY_CHECK_DELAY_MS)', async () => {
+    const account = await createUsdExternalAccount(testApp.platform.api, customer.id, '104');
+    expect(account.beneficiaryVerificationStatus).toBe('PENDING');
+    expect(account.beneficiaryVerifiedData).toBeUndefined();
+    const resolved = await eventually(async () => {
+      const read = await testApp.platform.api.get(`/customers/external-accounts/${account.id}`).expect(200);
+      return read.body.beneficiaryVerificationStatus !== 'PENDING' && read.body;
+    });
+    expect(resolved).toEqual({
+      ...account,
+      beneficiaryVerificationStatus: 'MATCHED',
+      beneficiaryVerifiedData: { fullName: 'Jane Doe' },
+      updatedAt: expect.any(String),
+    });
+    expect(Date.parse(resolved.updatedAt)).toBeGreaterThan(Date.parse(account.createdAt));
+    const history = await testApp.platform.api.get('/audit/events').query({ resourceId: account.id }).expect(200);
+    expect(history.body.data.map((entry: { type: string }) => entry.type)).toEqual(['ExternalAccountCreated', 'BeneficiaryVerificationResolved']);
+
+    // An account deleted while its check is pending stays deleted: the late answer is a no-op.
+    const deleted = await createUsdExternalAccount(testApp.platform.api, customer.id, '104');
+    await testApp.platform.api.delete(`/customers/external-accounts/${deleted.id}`).expect(204);
+    const other = await createUsdExternalAccount(testApp.platform.api, customer.id, '104');
+    await eventually(async () => {
+      const read = await testApp.platform.api.get(`/customers/external-accounts/${other.id}`).expect(200);
+      return read.body.beneficiaryVerificationStatus === 'MATCHED';
+    });
+    await testApp.platform.api.get(`/customers/external-accounts/${deleted.id}`).expect(404);
+    const deletedHistory = await testApp.platform.api.get('/audit/events').query({ resourceId: deleted.id }).expect(200);
+    expect(deletedHistory.body.data.map((entry: { type: string }) => entry.type)).toEqual(['ExternalAccountCreated', 'ExternalAccountDeleted']);
   });
 
   it('sandbox name check: suffix 105 refuses the account with 400 INVALID_BANK_ACCOUNT; domain identifiers use the user part', async () => {

@@ -98,6 +98,66 @@ describe('internal accounts', () => {
     expect(after.map((account: any) => account.balance.currency.code).sort()).toEqual(['EUR', 'USD', 'USDB', 'USDC']);
   });
 
+  it('a currency added by PATCH /config opens an account in it for every existing customer, once', async () => {
+    const currencies = (codes: string[]) => codes.map((currencyCode) => ({ currencyCode }));
+    const platform = await testApp.createPlatform({
+      supportedCurrencies: ['USD'].map((currencyCode) => ({ currencyCode, minAmount: 1, maxAmount: 1_000_000, requiredCounterpartyFields: [] })),
+    });
+    const first = await createIndividual(platform.api);
+    const second = await createBusiness(platform.api);
+    const gone = await createIndividual(platform.api);
+    await platform.api.delete(`/customers/${gone.id}`).expect(200);
+    const summary = async (customerId: string) => {
+      const response = await platform.api.get('/internal-accounts').query({ customerId }).expect(200);
+      return response.body.data.map((account: any) => `${account.balance.currency.code}:${account.type}`).sort().join(',');
+    };
+    expect(await summary(first.id)).toBe('USD:INTERNAL_FIAT');
+
+    await platform.api.patch('/config').send({ supportedCurrencies: currencies(['USD', 'EUR', 'USDB']) }).expect(200);
+    const expected = 'EUR:INTERNAL_FIAT,USD:INTERNAL_FIAT,USDB:EMBEDDED_WALLET';
+    for (const customer of [first, second]) {
+      await eventually(async () => (await summary(customer.id)) === expected);
+    }
+    const later = await createIndividual(platform.api);
+    expect(await summary(later.id)).toBe(expected);
+    // The embedded wallet opened for an existing customer gets its EMAIL_OTP credential too.
+    const wallet = (await platform.api.get('/internal-accounts').query({ customerId: first.id, type: 'EMBEDDED_WALLET' }).expect(200)).body.data[0];
+    const credentials = await eventually(async () => {
+      const response = await platform.api.get('/auth/credentials').query({ accountId: wallet.id });
+      return response.status === 200 && response.body.data.length > 0 && response.body.data;
+    });
+    expect(credentials.map((credential: { type: string }) => credential.type)).toEqual(['EMAIL_OTP']);
+
+    // Re-sending the same list, or removing and re-adding a currency, opens nothing twice.
+    await platform.api.patch('/config').send({ supportedCurrencies: currencies(['USD', 'EUR', 'USDB']) }).expect(200);
+    await platform.api.patch('/config').send({ supportedCurrencies: currencies(['USD', 'USDB']) }).expect(200);
+    await platform.api.patch('/config').send({ supportedCurrencies: currencies(['USD', 'USDB', 'EUR']) }).expect(200);
+    const marker = await createIndividual(platform.api);
+    await eventually(async () => (await summary(marker.id)) === expected);
+    // The deleted customer's history shows no account opened after its deletion.
+    expect(await summary(gone.id)).toBe('USD:INTERNAL_FIAT');
+    for (const customer of [first, second, later]) {
+      await eventually(async () => (await summary(customer.id)) === expected);
+      const all = await platform.api.get('/internal-accounts').query({ customerId: customer.id }).expect(200);
+      expect(all.body.totalCount).toBe(3);
+    }
+  });
+
+  it('customers created while PATCH /config adds a currency all end up with an account in it', async () => {
+    const platform = await testApp.createPlatform({
+      supportedCurrencies: ['USD'].map((currencyCode) => ({ currencyCode, minAmount: 1, maxAmount: 1_000_000, requiredCounterpartyFields: [] })),
+    });
+    const creations = Array.from({ length: 12 }, () => createIndividual(platform.api));
+    const patch = platform.api.patch('/config').send({ supportedCurrencies: [{ currencyCode: 'USD' }, { currencyCode: 'EUR' }] }).expect(200);
+    const [customers] = await Promise.all([Promise.all(creations), patch]);
+    for (const customer of customers) {
+      await eventually(async () => {
+        const response = await platform.api.get('/internal-accounts').query({ customerId: customer.id, currency: 'EUR' }).expect(200);
+        return response.body.totalCount === 1;
+      });
+    }
+  });
+
   it('paginates with hasMore, nextCursor and totalCount', async () => {
     const platform = await testApp.createPlatform();
     await createIndividual(platform.api);

@@ -74,4 +74,22 @@ describe('transactions', () => {
     expect((await other.api.get(`/transactions/${ids.out}`).expect(404)).body).toEqual(unknown.body);
     expect((await other.api.get('/transactions').query({ customerId: customer.id }).expect(200)).body.totalCount).toBe(0);
   });
+
+  it('POST /transactions/{id}/approve: 409 TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL (no agent-initiated ones), 404, 400', async () => {
+    const refused = await testApp.platform.api.post(`/transactions/${ids.out}/approve`).expect(409);
+    expect(refused.body).toEqual({
+      status: 409,
+      code: 'TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL',
+      message: 'The transaction is not waiting for platform approval',
+      details: { status: 'COMPLETED' },
+    });
+    const unknown = await testApp.platform.api.post('/transactions/Transaction:01900000-0000-7000-8000-000000000000/approve').expect(404);
+    expect(unknown.body).toEqual({ status: 404, code: 'TRANSACTION_NOT_FOUND', message: 'Transaction not found' });
+    const other = await testApp.createPlatform();
+    expect((await other.api.post(`/transactions/${ids.out}/approve`).expect(404)).body).toEqual(unknown.body);
+    const malformed = await testApp.platform.api.post('/transactions/nope/approve').expect(400);
+    expect(malformed.body.details.errors).toEqual([expect.objectContaining({ field: 'transactionId', constraint: 'FORMAT' })]);
+    const extra = await testApp.platform.api.post(`/transactions/${ids.out}/approve`).send({ approved: true }).expect(400);
+    expect(extra.body.details.errors).toEqual([{ field: 'approved', constraint: 'UNKNOWN_FIELD', message: 'Unknown field approved' }]);
+  });
 });

@@ -71,6 +71,12 @@ describe('documents and verifications', () => {
       .attach('file', PDF, { filename: 'p.pdf', contentType: 'application/pdf' })
       .expect(404);
     expect(hidden.body.code).toBe('USER_NOT_FOUND');
+    const unknown = await upload('Customer:01900000-0000-7000-8000-000000000000', PDF, 'application/pdf').expect(404);
+    expect(unknown.body).toEqual(hidden.body);
+    const gone = await createIndividual(testApp.platform.api, { fullName: 'Doc Gone001' });
+    await testApp.platform.api.delete(`/customers/${gone.id}`).expect(200);
+    const deleted = await upload(gone.id, PDF, 'application/pdf').expect(410);
+    expect(deleted.body).toEqual({ status: 410, code: 'CUSTOMER_DELETED', message: 'The customer was deleted' });
   });
 
   it('individual 001: RESOLVE_ERRORS with one entry per missing item, then PENDING_MANUAL_REVIEW once complete', async () => {
@@ -190,6 +196,16 @@ describe('documents and verifications', () => {
     ]);
   });
 
+  it('business 003: no automatic decision either, the real requirements are checked', async () => {
+    const business = await createBusiness(testApp.platform.api, { businessInfo: { legalName: 'Other Slow Co', registrationNumber: 'RN-003' } });
+    const first = await verify(business.id).expect(200);
+    expect(first.body.verificationStatus).toBe('RESOLVE_ERRORS');
+    expect(first.body.errors.map((error: { field?: string; type: string }) => error.field ?? error.type)).toEqual([
+      'businessInfo.taxId', 'address', 'MISSING_BENEFICIAL_OWNER', 'MISSING_LEGAL_PRESENCE_DOCUMENT',
+    ]);
+    expect((await testApp.platform.api.get(`/customers/${business.id}`).expect(200)).body.kybStatus).toBe('UNVERIFIED');
+  });
+
   it('POST /verifications: 400 for a bad body, 404 unknown or other platform, 410 deleted; GET 400/404', async () => {
     const bad = await testApp.platform.api.post('/verifications').send({ customerId: 'x', extra: true }).expect(400);
     expect(bad.body.details.errors.map((error: { field: string }) => error.field).sort()).toEqual(['customerId', 'extra']);
@@ -201,5 +217,39 @@ describe('documents and verifications', () => {
     expect((await verify(customer.id).expect(410)).body.code).toBe('CUSTOMER_DELETED');
     await testApp.platform.api.get('/verifications/nope').expect(400);
     await testApp.platform.api.get('/verifications/Verification:01900000-0000-7000-8000-000000000000').expect(404);
+  });
+
+  it('GET /audit/events finds the history of a document or a verification by its own id', async () => {
+    const customer = await createIndividual(testApp.platform.api, { fullName: 'Audit Trail001' });
+    const document = await upload(customer.id, PDF, 'application/pdf').expect(201);
+    const verification = await verify(customer.id).expect(200);
+    const other = await upload(customer.id, PNG, 'image/png').expect(201);
+
+    const documentHistory = await testApp.platform.api.get('/audit/events').query({ resourceId: document.body.id }).expect(200);
+    expect(documentHistory.body).toEqual({ resourceId: document.body.id, data: [expect.any(Object)], hasMore: false, totalCount: 1 });
+    expect(documentHistory.body.data[0]).toEqual(
+      expect.objectContaining({
+        type: 'DocumentUploaded',
+        streamName: expect.stringMatching(/^customer-/),
+        data: expect.objectContaining({ documentId: document.body.id, customerId: customer.id, contentType: 'application/pdf' }),
+        metadata: expect.objectContaining({ platformId: testApp.platform.platformId }),
+      }),
+    );
+    const otherHistory = await testApp.platform.api.get('/audit/events').query({ resourceId: other.body.id }).expect(200);
+    expect(otherHistory.body.data.map((entry: { data: { documentId: string } }) => entry.data.documentId)).toEqual([other.body.id]);
+
+    const verificationHistory = await testApp.platform.api.get('/audit/events').query({ resourceId: verification.body.id }).expect(200);
+    expect(verificationHistory.body.data.map((entry: { type: string }) => entry.type)).toEqual(['VerificationSubmitted']);
+    expect(verificationHistory.body.data[0].data).toEqual(
+      expect.objectContaining({ verificationId: verification.body.id, verificationStatus: 'RESOLVE_ERRORS' }),
+    );
+
+    // Another platform, and unknown ids, get the same 404; a malformed id is 400.
+    const foreign = await testApp.createPlatform();
+    const unknown = await testApp.platform.api.get('/audit/events').query({ resourceId: 'Document:01900000-0000-7000-8000-000000000000' }).expect(404);
+    const theirs = await foreign.api.get('/audit/events').query({ resourceId: document.body.id }).expect(404);
+    expect(theirs.body.code).toBe(unknown.body.code);
+    await foreign.api.get('/audit/events').query({ resourceId: verification.body.id }).expect(404);
+    await testApp.platform.api.get('/audit/events').query({ resourceId: 'Document:nope' }).expect(400);
   });
 });

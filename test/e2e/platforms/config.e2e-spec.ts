@@ -83,11 +83,33 @@ describe('platform configuration', () => {
     expect(surprise.constraint).toBe('UNKNOWN_FIELD');
   });
 
+  it('PATCH /config refuses an empty supportedCurrencies and lists duplicates next to other bad entries', async () => {
+    const empty = await testApp.platform.api.patch('/config').send({ supportedCurrencies: [] }).expect(400);
+    expect(empty.body.details.errors).toEqual([
+      { field: 'supportedCurrencies', constraint: 'MIN_LENGTH', message: 'supportedCurrencies must list at least one currency' },
+    ]);
+    const mixed = await testApp.platform.api
+      .patch('/config')
+      .send({ supportedCurrencies: [{ currencyCode: 'XYZ' }, { currencyCode: 'USD' }, { currencyCode: 'USD' }] })
+      .expect(400);
+    expect(mixed.body.details.errors.map((error: { field: string; constraint: string }) => `${error.field}:${error.constraint}`)).toEqual([
+      'supportedCurrencies.0.currencyCode:ENUM',
+      'supportedCurrencies.2.currencyCode:FORMAT',
+    ]);
+    const current = await testApp.platform.api.get('/config').expect(200);
+    expect(current.body.supportedCurrencies.length).toBeGreaterThan(0);
+  });
+
   it('PATCH /config refuses a body that is not a JSON object', async () => {
     const response = await testApp.platform.api.patch('/config').set('Content-Type', 'application/json').send('[1,2]').expect(400);
     expect(response.body.code).toBe('INVALID_INPUT');
     const broken = await testApp.platform.api.patch('/config').set('Content-Type', 'application/json').send('{"webhookEndpoint":').expect(400);
-    expect(broken.body).toEqual({ status: 400, code: 'INVALID_INPUT', message: 'The request body is not valid JSON' });
+    expect(broken.body).toEqual({
+      status: 400,
+      code: 'INVALID_INPUT',
+      message: 'The request body is not valid JSON',
+      details: { errors: [{ field: 'body', constraint: 'FORMAT', message: 'The request body is not valid JSON' }] },
+    });
   });
 
   it('refuses loopback and private webhook endpoints in production mode only', async () => {

@@ -1,6 +1,6 @@
 import { TestApp, eventually, startTestApp } from '../../support/test-app';
 import { WebhookReceiver } from '../../support/webhook-receiver';
-import { accountsByCurrency, createIndividual, createUsdExternalAccount, fund } from '../../support/customer-fixtures';
+import { accountsByCurrency, createBusiness, createIndividual, createUsdExternalAccount, fund } from '../../support/customer-fixtures';
 
 /**
  * The customers and accounts contexts' webhooks, delivered for real: signed with the key GET
@@ -21,6 +21,13 @@ describe('webhooks for customers, verifications, balances and payments', () => {
     await testApp?.close();
     await receiver?.close();
   });
+
+  /** The transaction as GET answers it once settled (the read model may trail the webhook). */
+  const settledView = (transactionId: string) =>
+    eventually(async () => {
+      const response = await testApp.platform.api.get(`/transactions/${transactionId}`).expect(200);
+      return response.body.status !== 'PENDING' && response.body;
+    });
 
   const ofType = (type: string, id: string) =>
     receiver.waitFor((entry) => entry.body.type === type && entry.body.data.id === id);
@@ -68,6 +75,41 @@ describe('webhooks for customers, verifications, balances and payments', () => {
     expect(completed.body.data).toEqual(read);
     for (const entry of receiver.received) expect(entry.signatureValid).toBe(true);
     expect(new Set(receiver.ids()).size).toBe(receiver.received.length);
+  });
+
+  it('announces a business\'s KYB statuses (UNVERIFIED, then APPROVED on verification) with the customer view', async () => {
+    const business = await createBusiness(testApp.platform.api, {
+      businessInfo: { legalName: 'Hooked Corp', registrationNumber: 'REG-777' },
+    });
+    const unverified = await ofType('CUSTOMER.KYB_UNVERIFIED', business.id);
+    expect(unverified.body.data).toEqual(business);
+    const verification = (await testApp.platform.api.post('/verifications').send({ customerId: business.id }).expect(200)).body;
+    const approved = await ofType('CUSTOMER.KYB_APPROVED', business.id);
+    expect(approved.body.data).toEqual((await testApp.platform.api.get(`/customers/${business.id}`).expect(200)).body);
+    expect(approved.body.data.kybStatus).toBe('APPROVED');
+    const verified = await ofType(`VERIFICATION.${verification.verificationStatus}`, verification.id);
+    expect(verified.body.data).toEqual(verification);
+  });
+
+  it('announces a transfer-in PENDING then COMPLETED, and a failing transfer-out as FAILED', async () => {
+    const customer = await createIndividual(testApp.platform.api);
+    const { USD } = await accountsByCurrency(testApp.platform.api, customer.id);
+    const source = await createUsdExternalAccount(testApp.platform.api, customer.id, '789');
+    const incoming = (
+      await testApp.platform.api.post('/transfer-in').send({ source: { accountId: source.id }, destination: { accountId: USD.id }, amount: 700 }).expect(201)
+    ).body;
+    expect((await ofType('INCOMING_PAYMENT.PENDING', incoming.id)).body.data).toEqual(incoming);
+    const completed = await ofType('INCOMING_PAYMENT.COMPLETED', incoming.id);
+    expect(completed.body.data.status).toBe('COMPLETED');
+    expect(completed.body.data).toEqual(await settledView(incoming.id));
+
+    const closed = await createUsdExternalAccount(testApp.platform.api, customer.id, '003');
+    const out = (
+      await testApp.platform.api.post('/transfer-out').send({ source: { accountId: USD.id }, destination: { accountId: closed.id }, amount: 100 }).expect(201)
+    ).body;
+    const failed = await ofType('OUTGOING_PAYMENT.FAILED', out.id);
+    expect(failed.body.data.status).toBe('FAILED');
+    expect(failed.body.data).toEqual(await settledView(out.id));
   });
 
   it('never sends another platform\'s events to this endpoint', async () => {

@@ -58,4 +58,23 @@ describe('external account decider', () => {
     const state = given([created, issued('TRUST'), trusted, issued('UNTRUST'), ...untrusted]);
     expect(when(state, { type: 'DeleteExternalAccount', now: NOW })).toHaveLength(1);
   });
+
+  it('resolves a PENDING name check once; anything else (no check, resolved, deleted) is a no-op', () => {
+    const pending: ExternalAccountEvent = {
+      ...created,
+      data: { ...(created as any).data, beneficiaryVerification: { status: 'PENDING', verifiedFullName: null } },
+    } as ExternalAccountEvent;
+    const resolve: ExternalAccountCommand = { type: 'ResolveBeneficiaryVerification', status: 'MATCHED', verifiedFullName: 'Jane Doe', now: LATER };
+    const resolved = when(given([pending]), resolve);
+    expect(resolved).toEqual([
+      { type: 'BeneficiaryVerificationResolved', data: { ...ref, status: 'MATCHED', verifiedFullName: 'Jane Doe', resolvedAt: LATER } },
+    ]);
+    const after = given([pending, ...resolved]);
+    expect(after.status === 'active' && after.beneficiaryVerification).toEqual({ status: 'MATCHED', verifiedFullName: 'Jane Doe' });
+    expect(after.status === 'active' && after.updatedAt).toBe(LATER);
+    expect(when(after, resolve)).toEqual([]);
+    expect(when(given([created]), resolve)).toEqual([]);
+    expect(when(given([pending, { type: 'ExternalAccountDeleted', data: { ...ref, deletedAt: NOW } }]), resolve)).toEqual([]);
+    expect(when(given([]), resolve)).toEqual([]);
+  });
 });

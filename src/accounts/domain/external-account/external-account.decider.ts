@@ -23,7 +23,13 @@ export type ExternalAccountCommand =
   | { type: 'CreateExternalAccount'; created: Extract<ExternalAccountEvent, { type: 'ExternalAccountCreated' }>['data'] }
   | { type: 'DeleteExternalAccount'; now: string }
   | { type: 'StartTrustChange'; action: TrustAction; challengeId: string; expiresAt: string; now: string }
-  | { type: 'ConfirmTrustChange'; action: TrustAction; proofAccepted: boolean; now: string };
+  | { type: 'ConfirmTrustChange'; action: TrustAction; proofAccepted: boolean; now: string }
+  | {
+      type: 'ResolveBeneficiaryVerification';
+      status: Exclude<BeneficiaryVerificationStatus, 'PENDING'>;
+      verifiedFullName: string | null;
+      now: string;
+    };
 
 export function externalAccountNotFound(): DomainError {
   return new DomainError('NOT_FOUND', 'External account not found');
@@ -40,6 +46,22 @@ export const externalAccountDecider: Decider<ExternalAccountCommand, ExternalAcc
   decide(command, state) {
     if (command.type === 'CreateExternalAccount') {
       return state.status === 'none' ? [{ type: 'ExternalAccountCreated', data: command.created }] : [];
+    }
+    if (command.type === 'ResolveBeneficiaryVerification') {
+      // A late answer is a no-op for a deleted account or a check that is no longer pending.
+      if (state.status !== 'active' || state.beneficiaryVerification?.status !== 'PENDING') return [];
+      return [
+        {
+          type: 'BeneficiaryVerificationResolved',
+          data: {
+            externalAccountId: state.externalAccountId,
+            platformId: state.platformId,
+            status: command.status,
+            verifiedFullName: command.verifiedFullName,
+            resolvedAt: command.now,
+          },
+        },
+      ];
     }
     if (state.status !== 'active') throw externalAccountNotFound();
     const ref = { externalAccountId: state.externalAccountId, platformId: state.platformId };
@@ -103,6 +125,12 @@ export const externalAccountDecider: Decider<ExternalAccountCommand, ExternalAcc
         return { ...state, trusted: true, pendingChallenge: null, updatedAt: event.data.trustedAt };
       case 'BeneficiaryUntrusted':
         return { ...state, trusted: false, pendingChallenge: null, updatedAt: event.data.untrustedAt };
+      case 'BeneficiaryVerificationResolved':
+        return {
+          ...state,
+          beneficiaryVerification: { status: event.data.status, verifiedFullName: event.data.verifiedFullName },
+          updatedAt: event.data.resolvedAt,
+        };
     }
   },
 };

@@ -79,8 +79,24 @@ export type BeneficiaryUntrusted = {
   data: { externalAccountId: string; platformId: string; challengeId: string; untrustedAt: string };
 };
 
+/**
+ * A name check that answered PENDING at creation came back (sandbox: after
+ * `SANDBOX_BENEFICIARY_CHECK_DELAY_MS`). Only a PENDING check is ever resolved.
+ */
+export type BeneficiaryVerificationResolved = {
+  type: 'BeneficiaryVerificationResolved';
+  data: {
+    externalAccountId: string;
+    platformId: string;
+    status: Exclude<BeneficiaryVerificationStatus, 'PENDING'>;
+    verifiedFullName: string | null;
+    resolvedAt: string;
+  };
+};
+
 export type ExternalAccountEvent =
   | ExternalAccountCreated
+  | BeneficiaryVerificationResolved
   | ExternalAccountDeleted
   | BeneficiaryTrustChallengeIssued
   | BeneficiaryTrusted
@@ -92,4 +108,5 @@ export const EXTERNAL_ACCOUNT_EVENT_TYPES: ExternalAccountEvent['type'][] = [
   'BeneficiaryTrustChallengeIssued',
   'BeneficiaryTrusted',
   'BeneficiaryUntrusted',
+  'BeneficiaryVerificationResolved',
 ];
