@@ -2,6 +2,9 @@ import { TestApp, startTestApp } from '../../support/test-app';
 import { runCli, runNpmScript } from './support/cli';
 
 /** `npm run audit -- <resourceId>`: the CLI twin of GET /audit/events?resourceId=. */
+// Each CLI run starts a process that loads the TypeScript sources: slow on a busy two-core machine.
+jest.setTimeout(180_000);
+
 describe('audit CLI', () => {
   let testApp: TestApp;
 
@@ -90,5 +93,5 @@ describe('audit CLI', () => {
     const page = JSON.parse(run.stdout);
     expect(page.data).toHaveLength(1);
     expect(page.data[0].type).toBe('PlatformRegistered');
-  }, 60_000);
+  }, 180_000);
 });

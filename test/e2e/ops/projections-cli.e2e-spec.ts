@@ -12,6 +12,9 @@ import { runCli, runNpmScript } from './support/cli';
  * a rebuild swaps fresh tables in while the service serves and writes, verify agrees with the
  * live read models afterwards, and notices a tampered row.
  */
+// Each CLI run starts a process that loads the TypeScript sources: slow on a busy two-core machine.
+jest.setTimeout(180_000);
+
 describe('projections operator commands', () => {
   let testApp: TestApp;
   let pool: Pool;
@@ -206,7 +209,7 @@ describe('projections operator commands', () => {
       reader.release();
     }
     expect((await runCli('projections', ['verify'], testApp.databaseUrl)).code).toBe(0);
-  }, 60_000);
+  }, 180_000);
 
   it('refuses unknown projections and commands with the usage and exit code 2', async () => {
     const unknown = await runCli('projections', ['rebuild', 'no-such-projection'], testApp.databaseUrl);
@@ -226,5 +229,5 @@ describe('projections operator commands', () => {
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout);
     expect(report.consumers.map((consumer: { name: string }) => consumer.name)).toContain('platform-config');
-  }, 60_000);
+  }, 180_000);
 });
