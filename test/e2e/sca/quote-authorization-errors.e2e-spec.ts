@@ -162,6 +162,27 @@ describe('SCA: quote authorization refusals, races and real-time funding', () =>
     });
   });
 
+  it('authorize: past 10 calls a minute for one challenge sequence 429 RATE_LIMITED with Retry-After, even for the right code; other quotes unaffected', async () => {
+    const sender = await europeanSender(api());
+    const quote = await quoteTo(api(), sender, sender.usdPayee);
+    await api().post(`/quotes/${quote.id}/execute`).expect(200);
+    for (let call = 1; call <= 10; call++) expect((await authorize(quote.id, {}).expect(400)).body.code).toBe('INVALID_INPUT');
+    const limited = await authorize(quote.id).expect(429);
+    expect(limited.body).toEqual({
+      status: 429,
+      code: 'RATE_LIMITED',
+      message: expect.stringMatching(/^Too many authorize calls for this challenge; retry after \d+ seconds$/),
+      details: { reason: 'AUTHORIZE_LIMIT_REACHED', retryAfterSeconds: expect.any(Number) },
+    });
+    expect(Number(limited.headers['retry-after'])).toBe(limited.body.details.retryAfterSeconds);
+    expect(limited.body.details.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(limited.body.details.retryAfterSeconds).toBeLessThanOrEqual(60);
+    expect((await api().get(`/quotes/${quote.id}`).expect(200)).body.status).toBe('PENDING_AUTHORIZATION');
+    const other = await quoteTo(api(), sender, sender.usdPayee);
+    await api().post(`/quotes/${other.id}/execute`).expect(200);
+    expect((await authorize(other.id).expect(200)).body.status).toBe('PROCESSING');
+  });
+
   it('concurrent authorize calls with the same code release the transfer once', async () => {
     const sender = await europeanSender(api());
     const quote = await quoteTo(api(), sender, sender.usdPayee, 40_000);
