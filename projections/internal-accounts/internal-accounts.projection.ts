@@ -2,14 +2,21 @@ import { Projection } from '../../src/infra/projections/projection';
 import { INTERNAL_ACCOUNT_EVENT_TYPES, InternalAccountEvent } from '../../src/accounts/domain/internal-account/internal-account.events';
 import { movementTime } from '../../src/accounts/queries/internal-account.view';
 
+/** The wallet context's event (stream `walletAuth-<account uuid>`) that sets an embedded wallet's privacy. */
+const WALLET_PRIVACY_UPDATED = 'WalletPrivacyUpdated';
+
 /**
  * `internal_accounts`: one row per internal account with its balances after the latest ledger
  * event (each event carries them), for `GET /internal-accounts` and the balance checks of other
- * contexts. The GET view is computed from the row (internal-account.view.ts).
+ * contexts. The GET view is computed from the row (internal-account.view.ts). An embedded
+ * wallet also carries its privacy setting (`private_enabled`, false until a signed `PATCH
+ * /internal-accounts/{id}` changes it; null for other accounts). The setting is a wallet
+ * preference, not a balance change, so it leaves `updated_at` alone: GET, the fund response and
+ * balance webhooks (built from the ledger stream) keep the same `updatedAt`.
  */
 export const internalAccountsProjection: Projection = {
   name: 'internal-accounts',
-  version: 1,
+  version: 2,
   tables: ['internal_accounts'],
   schema: (t) => [
     `CREATE TABLE IF NOT EXISTS ${t('internal_accounts')} (
@@ -20,6 +27,7 @@ export const internalAccountsProjection: Projection = {
        currency text NOT NULL,
        available_minor bigint NOT NULL,
        held_minor bigint NOT NULL,
+       private_enabled boolean,
        created_at timestamptz NOT NULL,
        updated_at timestamptz NOT NULL,
        PRIMARY KEY (platform_id, account_id)
@@ -27,16 +35,25 @@ export const internalAccountsProjection: Projection = {
     `CREATE INDEX ON ${t('internal_accounts')} (platform_id, customer_id, created_at, account_id)`,
     `CREATE INDEX ON ${t('internal_accounts')} (platform_id, created_at, account_id)`,
   ],
-  handles: INTERNAL_ACCOUNT_EVENT_TYPES,
+  handles: [...INTERNAL_ACCOUNT_EVENT_TYPES, WALLET_PRIVACY_UPDATED],
   async apply(event, tx) {
+    if (event.type === WALLET_PRIVACY_UPDATED) {
+      const data = event.data as { platformId: string; accountId: string; privateEnabled: boolean };
+      await tx.query(`UPDATE ${tx.table('internal_accounts')} SET private_enabled = $3 WHERE platform_id = $1 AND account_id = $2`, [
+        data.platformId,
+        data.accountId,
+        data.privateEnabled,
+      ]);
+      return;
+    }
     const typed = { type: event.type, data: event.data } as unknown as InternalAccountEvent;
     if (typed.type === 'InternalAccountOpened') {
       const data = typed.data;
       await tx.query(
         `INSERT INTO ${tx.table('internal_accounts')}
-           (platform_id, account_id, customer_id, account_type, currency, available_minor, held_minor, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, 0, 0, $6, $6) ON CONFLICT (platform_id, account_id) DO NOTHING`,
-        [data.platformId, data.accountId, data.customerId, data.accountType, data.currency, data.openedAt],
+           (platform_id, account_id, customer_id, account_type, currency, available_minor, held_minor, private_enabled, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, 0, 0, $7, $6, $6) ON CONFLICT (platform_id, account_id) DO NOTHING`,
+        [data.platformId, data.accountId, data.customerId, data.accountType, data.currency, data.openedAt, data.accountType === 'EMBEDDED_WALLET' ? false : null],
       );
       return;
     }

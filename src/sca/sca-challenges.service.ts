@@ -19,9 +19,10 @@ import {
 } from './domain/sequence/sequence.decider';
 import { ScaSubject, SequenceStep } from './domain/sequence/sequence.events';
 import { scaChallengeView, ScaChallengeView } from './queries/sca-challenge.view';
-import { challengeExpired, factorNotEnrolled, scaSessionRequired } from './sca.errors';
+import { challengeAlreadyAuthorized, challengeExpired, factorNotEnrolled, scaSessionRequired } from './sca.errors';
 import { ProofFields, ScaProofs } from './sca-proofs';
 import { ScaProfiles } from './sca-profiles';
+import { ScaRateLimiter } from './sca-rate-limiter';
 
 export type { SequencePlan } from './domain/sequence/sequence.decider';
 export type { ScaSubject, SequenceStep } from './domain/sequence/sequence.events';
@@ -44,6 +45,12 @@ export interface AuthorizeInput {
   proof: ProofFields;
   endUserIpAddress: string | null;
   requireSession: boolean;
+  /**
+   * The challenge the caller saw when the request arrived. A proof carries no challenge id, so
+   * without this a request racing the one that satisfied that challenge would have its proof
+   * checked against the next one; with it, it gets the 409 of a challenge already authorized.
+   */
+  expectedChallengeId?: string;
 }
 
 export type AuthorizeOutcome =
@@ -75,6 +82,7 @@ export class ScaChallenges {
     private readonly events: EventStoreService,
     private readonly profiles: ScaProfiles,
     private readonly proofs: ScaProofs,
+    private readonly limiter: ScaRateLimiter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -133,11 +141,14 @@ export class ScaChallenges {
   async authorize(input: AuthorizeInput): Promise<AuthorizeOutcome> {
     const now = new Date();
     const nowIso = now.toISOString();
+    // Counted before the sequence is read, so the read-decide window of concurrent proofs stays short.
+    await this.limiter.consumeAuthorize(input.platformId, input.sequenceId);
     const sequence = await this.load(input.platformId, input.sequenceId);
     const profile = await this.profiles.load(sequence.customerId);
     if (input.requireSession && !hasLiveSession(profile, nowIso)) throw scaSessionRequired();
     assertNotLocked(profile, nowIso);
     if (sequence.status !== 'OPEN') throw closedSequenceError(sequence, sequence.current.challengeId);
+    if (input.expectedChallengeId && sequence.current.challengeId !== input.expectedChallengeId) throw challengeAlreadyAuthorized(input.expectedChallengeId);
     if (isChallengeExpired(sequence.current, nowIso)) throw await this.recordExpiry(sequence, nowIso);
 
     const challenge = sequence.current;

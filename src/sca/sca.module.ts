@@ -12,6 +12,7 @@ import { ScaFactorsService } from './sca-factors.service';
 import { ScaLoginService } from './sca-login.service';
 import { ScaProfiles } from './sca-profiles';
 import { ScaProofs } from './sca-proofs';
+import { ScaRateLimiter } from './sca-rate-limiter';
 import { ScaSubjectHooks } from './sca-subject-hooks';
 
 /**
@@ -23,7 +24,7 @@ import { ScaSubjectHooks } from './sca-subject-hooks';
 @Module({
   imports: [CustomersModule, PlatformsModule],
   controllers: [ScaController],
-  providers: [ScaCustomers, ScaProfiles, ScaProofs, ScaChallenges, ScaFactorsService, ScaFactorsQuery, ScaLoginService, ScaSubjectHooks],
+  providers: [ScaCustomers, ScaProfiles, ScaProofs, ScaRateLimiter, ScaChallenges, ScaFactorsService, ScaFactorsQuery, ScaLoginService, ScaSubjectHooks],
   exports: [ScaCustomers, ScaProfiles, ScaChallenges, ScaSubjectHooks],
 })
 export class ScaModule implements OnModuleInit {
@@ -32,9 +33,11 @@ export class ScaModule implements OnModuleInit {
     private readonly tasks: TaskScheduler,
     private readonly challenges: ScaChallenges,
     private readonly hooks: ScaSubjectHooks,
+    private readonly limiter: ScaRateLimiter,
   ) {}
 
-  onModuleInit(): void {
+  async onModuleInit(): Promise<void> {
+    await this.limiter.ensureSchema();
     this.reactors.register(scaChallengesReactor(this.tasks, this.hooks));
     this.tasks.register(EXPIRE_SCA_CHALLENGE_TASK, (payload) => this.challenges.expire(String(payload.sequenceId), payload.subjectId));
   }

@@ -26,6 +26,8 @@ export interface InternalAccountView {
   /** Available plus held. */
   totalBalance: CurrencyAmount;
   fundingPaymentInstructions: FundingPaymentInstruction[];
+  /** EMBEDDED_WALLET only: the privacy setting of `PATCH /internal-accounts/{id}` (signed). */
+  privateEnabled?: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -41,6 +43,11 @@ export interface InternalAccountRecord {
   held: number;
   openedAt: string;
   updatedAt: string;
+  /**
+   * EMBEDDED_WALLET privacy as the read model knows it; undefined when the record comes from the
+   * ledger stream alone (which does not carry it), so the view then omits the field.
+   */
+  privateEnabled?: boolean | null;
 }
 
 export function internalAccountView(record: InternalAccountRecord): InternalAccountView {
@@ -52,6 +59,7 @@ export function internalAccountView(record: InternalAccountRecord): InternalAcco
     balance: { amount: record.available, currency },
     totalBalance: { amount: record.available + record.held, currency },
     fundingPaymentInstructions: fundingInstructions(record),
+    ...(record.accountType === 'EMBEDDED_WALLET' && typeof record.privateEnabled === 'boolean' ? { privateEnabled: record.privateEnabled } : {}),
     createdAt: record.openedAt,
     updatedAt: record.updatedAt,
   };

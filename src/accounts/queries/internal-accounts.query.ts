@@ -24,6 +24,7 @@ interface Row {
   currency: string;
   available_minor: string;
   held_minor: string;
+  private_enabled: boolean | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -39,6 +40,7 @@ function recordOf(row: Row): InternalAccountRecord {
     held: Number(row.held_minor),
     openedAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
+    privateEnabled: row.private_enabled,
   };
 }
 

@@ -67,9 +67,9 @@ export class QuoteAuthorizationService {
   /** `POST /quotes/{id}/authorize`: the quote with the next challenge, or as the release left it. */
   async authorize(platformId: string, quoteId: string, proof: ProofFields, endUserIpAddress: string | null): Promise<QuoteView> {
     return this.answering(async () => {
-      const sequenceId = await this.pendingSequence(platformId, quoteId);
+      const { sequenceId, challengeId } = await this.pendingChallenge(platformId, quoteId);
       const outcome = await this.failingOnExpiry(quoteId, sequenceId, () =>
-        this.challenges.authorize({ platformId, sequenceId, proof, endUserIpAddress, requireSession: true }),
+        this.challenges.authorize({ platformId, sequenceId, proof, endUserIpAddress, requireSession: true, expectedChallengeId: challengeId }),
       );
       if (outcome.kind === 'NEXT_CHALLENGE') return quoteView(await this.recordChallenge(quoteId, sequenceId, outcome.challenge));
       return this.release(quoteId, sequenceId);
@@ -101,7 +101,14 @@ export class QuoteAuthorizationService {
       now: new Date().toISOString(),
     }));
     const state = released.state;
-    if (state.status !== 'EXECUTING') return quoteView(state);
+    if (state.status !== 'EXECUTING') {
+      // The SCA reactor released this quote first and its hold was refused: answer that refusal
+      // (400), as the request that drove the release would have, never a 200 with a PENDING quote.
+      if (released.events.length === 0 && state.status === 'PENDING' && state.lastRejection && state.source.sourceType === 'ACCOUNT') {
+        throw await this.execution.rejection(state, null);
+      }
+      return quoteView(state);
+    }
     const attempt = state.execution.attempt;
     const outcome = await this.execution.advance(quoteId, attempt, { state, revision: released.revision });
     if (outcome.asLeftByAttempt) return quoteView(outcome.asLeftByAttempt);
@@ -133,8 +140,13 @@ export class QuoteAuthorizationService {
 
   /** The sequence of a PENDING_AUTHORIZATION quote, or the 409 for any other. */
   private async pendingSequence(platformId: string, quoteId: string): Promise<string> {
+    return (await this.pendingChallenge(platformId, quoteId)).sequenceId;
+  }
+
+  /** The sequence and the challenge a PENDING_AUTHORIZATION quote shows, or the 409 for any other. */
+  private async pendingChallenge(platformId: string, quoteId: string): Promise<{ sequenceId: string; challengeId: string }> {
     const { state } = await this.store.loadFor(platformId, quoteId);
-    if (state.status === 'PENDING_AUTHORIZATION') return state.authorization.sequenceId;
+    if (state.status === 'PENDING_AUTHORIZATION') return { sequenceId: state.authorization.sequenceId, challengeId: state.authorization.scaChallenge.id };
     if (!(await this.scaCustomers.appliesTo(platformId, state.customerId))) throw scaNotRequired();
     throw new DomainError('CONFLICT', 'The quote is not waiting for SCA authorization', { reason: 'QUOTE_NOT_PENDING_AUTHORIZATION', status: publicStatus(state) });
   }

@@ -3,12 +3,15 @@ import { AccountsLedger } from '../../accounts/ledger/accounts-ledger';
 import { customerAccountId } from '../../accounts/provisioning/internal-account-provisioner';
 import { DomainError } from '../../infra/domain/domain-error';
 import { EventStoreService } from '../../infra/event-store/event-store.service';
-import { parseId, streamNameFor, uuidv5 } from '../../infra/ids';
+import { parseId, streamNameFor, uuidv7From, uuidv7Millis } from '../../infra/ids';
 import { WalletAuthStore } from './wallet-auth.store';
 
-/** The initial EMAIL_OTP credential's id: derived from the wallet, so opening it twice is one credential. */
+/**
+ * The initial EMAIL_OTP credential's id: derived from the wallet, so opening it twice is one
+ * credential, and still a uuid v7 (DECISIONS.md section 1) timed like the wallet's own id.
+ */
 export function initialCredentialId(accountId: string): string {
-  return `AuthMethod:${uuidv5(`wallet-initial-email-otp:${accountId}`)}`;
+  return `AuthMethod:${uuidv7From(`wallet-initial-email-otp:${accountId}`, uuidv7Millis(accountId) ?? 0)}`;
 }
 
 /**

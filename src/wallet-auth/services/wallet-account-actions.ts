@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { InternalAccountsQuery } from '../../accounts/queries/internal-accounts.query';
 import { KEY_VAULT, KeyVault } from '../../infra/crypto/key-vault';
 import { ValidationError } from '../../infra/domain/domain-error';
+import { READ_MODEL_WAITER, ReadModelWaiter, awaitOwnWrites } from '../../infra/projections/read-model-waiter';
 import { HttpResult, withStatus } from '../../infra/http/http-result';
 import { validateBody } from '../../infra/http/validation';
 import { WALLET_ACTIVITY_TYPES } from '../../shared/wallet-payloads';
@@ -34,6 +35,7 @@ export class WalletAccountActions {
     private readonly signed: SignedRequests,
     private readonly sessions: WalletSessions,
     @Inject(KEY_VAULT) private readonly vault: KeyVault,
+    @Inject(READ_MODEL_WAITER) private readonly waiter: ReadModelWaiter,
   ) {}
 
   async export(platformId: string, accountId: string, rawBody: unknown, headers: SignedCallHeaders): Promise<HttpResult<unknown>> {
@@ -72,9 +74,11 @@ export class WalletAccountActions {
       requestId: outcome.requestId,
       now: outcome.now.toISOString(),
     });
+    // The answer is the account exactly as GET /internal-accounts now lists it (privateEnabled included).
+    await awaitOwnWrites(this.waiter);
     const account = await this.internalAccounts.findById(platformId, accountId);
     if (!account) throw walletAccountNotFound();
-    return withStatus(200, { ...account, privateEnabled: body.privateEnabled });
+    return withStatus(200, account);
   }
 
   /** Whether the wallet is private (false until a signed PATCH says otherwise). */

@@ -423,6 +423,13 @@ describe('quotes: creation and reads', () => {
     expect((await api().get('/quotes').query({ customerId: mine.customer.id, createdBefore: '2000-01-01' }).expect(200)).body.totalCount).toBe(0);
     const bad = await api().get('/quotes').query({ customerId: 'x', status: 'DONE', limit: 0, createdAfter: 'yesterday', colour: 'red' }).expect(400);
     expect(bad.body.details.errors.map((error: any) => error.field).sort()).toEqual(['colour', 'createdAfter', 'customerId', 'limit', 'status']);
+    // Cursors that decode but name no position of this list (forged, or another list's) are 400, never a 500.
+    const cardCursor = Buffer.from(JSON.stringify({ createdAt: '2026-01-01T00:00:00.000Z', id: 'Card:0195f000-0000-7000-8000-000000000000' })).toString('base64url');
+    for (const cursor of [Buffer.from('{"x":1}').toString('base64url'), Buffer.from('{"createdAt":"soon","id":"Quote:0195f000-0000-7000-8000-000000000000"}').toString('base64url'), cardCursor, '!!!']) {
+      expect((await api().get('/quotes').query({ cursor }).expect(400)).body.details.errors).toEqual([
+        { field: 'cursor', constraint: 'FORMAT', message: 'cursor is not a cursor this service issued' },
+      ]);
+    }
     const transactions = (await api().get('/transactions').query({ customerId: mine.customer.id, type: 'OUTGOING', status: 'PENDING' }).expect(200)).body;
     expect(transactions.totalCount).toBe(3);
   });

@@ -8,6 +8,8 @@ import { accountQuoteBody, quoteWithStatus } from '../../support/quote-fixtures'
 import { TestApp, startTestApp } from '../../support/test-app';
 
 const run = promisify(execFile);
+/** Five CLI processes each compile their TypeScript at start: on a loaded machine that takes a while. */
+const CLI_TEST_TIMEOUT_MS = 120_000;
 
 /** `npm run wallet -- ...` (src/wallet-auth/client/cli.ts) against a running app, as its own OS process. */
 describe('wallet CLI', () => {
@@ -67,7 +69,7 @@ describe('wallet CLI', () => {
     const quote = (await testApp.platform.api.post('/quotes').send(accountQuoteBody(accountId, external.id, 1_000_000)).expect(201)).body;
     const executed = await cli('execute', '--quote', quote.id, '--key-file', keyFile);
     expect(executed.result).toMatchObject({ id: quote.id, status: 'PROCESSING' });
-  });
+  }, CLI_TEST_TIMEOUT_MS);
 
   it('fails with a message and exit code 1 on a bad request', async () => {
     await expect(cli('credentials', '--account', 'InternalAccount:0199a000-0000-7000-8000-00000000abcd')).rejects.toMatchObject({

@@ -43,6 +43,16 @@ describe('embedded wallet journey', () => {
     expect(sessions.body).toEqual({ data: [] });
   });
 
+  it('every id a wallet flow hands out is <Type>:<uuid v7> (DECISIONS.md section 1): the initial credential, requests, sessions', async () => {
+    const v7 = (type: string) => new RegExp(`^${type}:[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`);
+    const wallet = await createWallet(testApp);
+    expect(wallet.emailCredentialId).toMatch(v7('AuthMethod'));
+    const { session } = await wallet.client.loginWithOtp(wallet.emailCredentialId);
+    expect(session.id).toMatch(v7('Session'));
+    const challenge = (await testApp.platform.api.patch(`/internal-accounts/${wallet.accountId}`).send({ privateEnabled: true }).expect(202)).body;
+    expect(challenge.requestId).toMatch(v7('Request'));
+  });
+
   it('logs in by email OTP, adds a passkey and an OAuth credential by signed retries, logs in with each, refreshes, revokes, exports, executes a quote', async () => {
     const api = testApp.platform.api;
     const wallet = await createWallet(testApp);
