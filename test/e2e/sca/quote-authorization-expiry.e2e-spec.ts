@@ -7,7 +7,8 @@ import { WebhookReceiver } from '../../support/webhook-receiver';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Lifetimes of quote authorization, shortened (challenges 2.5 s, sessions 1.2 s): an expired
+ * Lifetimes of quote authorization, shortened (challenges 8 s, sessions 4 s: long enough for the steps
+ * before them on a busy machine, the session ending well before the challenge): an expired
  * challenge fails the transaction with SCA_NOT_COMPLETED and nothing moved; an expired session is
  * 409 SCA_SESSION_REQUIRED on authorize. With the OUTGOING_PAYMENT webhooks of those transitions.
  */
@@ -16,7 +17,7 @@ describe('SCA: expired challenges and sessions on quotes', () => {
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    testApp = await startTestApp({ platformConfig: SCA_PLATFORM_CONFIG, env: { SCA_CHALLENGE_TTL_MS: '2500', SCA_SESSION_TTL_MS: '1200' } });
+    testApp = await startTestApp({ platformConfig: SCA_PLATFORM_CONFIG, env: { SCA_CHALLENGE_TTL_MS: '8000', SCA_SESSION_TTL_MS: '4000' } });
     const config = await testApp.platform.api.get('/config').expect(200);
     receiver = await WebhookReceiver.start({ publicKeyPem: config.body.webhookPublicKey });
     await testApp.platform.api.patch('/config').send({ webhookEndpoint: receiver.url() }).expect(200);
@@ -74,7 +75,7 @@ describe('SCA: expired challenges and sessions on quotes', () => {
     const sender = await europeanSender(api());
     const quote = await quoteTo(api(), sender, sender.usdPayee);
     await api().post(`/quotes/${quote.id}/execute`).expect(200);
-    await sleep(1300);
+    await sleep(4100);
     const refused = await authorize(quote.id).expect(409);
     expect(refused.body.code).toBe('SCA_SESSION_REQUIRED');
     expect((await api().get(`/quotes/${quote.id}`).expect(200)).body.status).toBe('PENDING_AUTHORIZATION');
