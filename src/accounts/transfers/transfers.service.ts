@@ -145,7 +145,8 @@ export class TransfersService {
       amount,
       completedAt: credited.updatedAt,
     });
-    return internalAccountView(credited);
+    // The ledger does not know a wallet's privacy setting; the read model row does.
+    return internalAccountView({ ...credited, privateEnabled: account.privateEnabled });
   }
 
   /** The customer owning an internal account (null for platform-owned), from its ledger stream. */

@@ -49,6 +49,11 @@ describe('embedded wallet privacy in the internal account lists', () => {
 
     const filtered = (await api().get('/internal-accounts').query({ customerId: wallet.customerId, type: 'EMBEDDED_WALLET' }).expect(200)).body;
     expect(filtered).toEqual(expect.objectContaining({ data: [done.body], hasMore: false, totalCount: 1 }));
+
+    // Sandbox funding answers the account as GET shows it, privacy included.
+    const funded = (await api().post(`/sandbox/internal-accounts/${wallet.accountId}/fund`).send({ amount: 2_500_000 }).expect(200)).body;
+    expect(funded).toEqual(expect.objectContaining({ id: wallet.accountId, type: 'EMBEDDED_WALLET', privateEnabled: true }));
+    expect(funded).toEqual((await api().get(`/internal-accounts/${wallet.accountId}`).expect(200)).body);
   });
 
   it('a refused PATCH (bad body, unsigned retry) changes nothing', async () => {
