@@ -4,7 +4,7 @@ import { EventStoreService } from '../event-store/event-store.service';
 import { logger } from '../logger';
 import { runWithContext } from '../request-context';
 import { CHECKPOINT_DDL, lockKeyFor, readCheckpoints, writeCheckpoint } from './checkpoints';
-import { LIVE_TABLES, Projection, Reactor, connectPipelined } from './projection';
+import { LIVE_TABLES, PipelinedProjectionTransaction, Projection, Reactor, connectPipelined } from './projection';
 import { applyToProjection, describeError } from './projection-apply';
 import { createProjectionTables, rebuildProjection } from './projection-rebuild';
 
@@ -36,6 +36,11 @@ interface ProjectionState {
   position: Position;
   /** Set while it is stuck on an event: it is retried on its own, away from the others. */
   failure: { message: string; attempts: number; retryAt: number } | null;
+  /**
+   * The checkpoint row as this process last committed or read it under the projection's lock,
+   * or null when unknown. The one-round-trip batch assumes the row still says this.
+   */
+  stored: Position | null;
 }
 
 /**
@@ -237,6 +242,7 @@ export class ProjectionRunner {
             types: new Set(projection.handles),
             position: checkpoints.get(projection.name)?.position ?? START_POSITION,
             failure: null,
+            stored: null,
           }));
           from = minPosition(this.states.map((state) => state.position));
           this.advanceProgress(from);
@@ -282,6 +288,9 @@ export class ProjectionRunner {
    */
   private async applyBatch(batch: RecordedEvent[], states: ProjectionState[]): Promise<void> {
     if (states.length === 0) return;
+    if (states.every((state) => state.failure === null && state.stored !== null)) {
+      if (await this.applyBatchInOneRoundTrip(batch, states)) return;
+    }
     const names = states.map((state) => state.projection.name).sort();
     const client = await this.pipelinedConnection();
     try {
@@ -328,11 +337,93 @@ export class ProjectionRunner {
         ],
       );
       await client.query('COMMIT');
-      for (const update of updates) this.settle(update.state, update.position, update.error);
+      for (const update of updates) {
+        // Under the lock, the row said `checkpoint` and now says this (the update only moves forward).
+        update.state.stored = update.position;
+        this.settle(update.state, update.position, update.error);
+      }
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     }
+  }
+
+  /**
+   * The common case in one round trip: every projection healthy and its checkpoint row as this
+   * process left it. BEGIN, the locks, the checkpoint move (which raises when a row is not where
+   * this process expects it: a rebuild swapped it, another projector moved it), every
+   * projection's writes and COMMIT go out back to back, without savepoints. Any failure (a moved
+   * checkpoint, a throw from `apply`, a failed write) rolls the whole batch back and answers
+   * false: the careful path then runs the batch with savepoints, from the checkpoints it reads,
+   * and pins a failure to its event. Projections are pure functions of the events, so applying
+   * them again is harmless.
+   */
+  private async applyBatchInOneRoundTrip(batch: RecordedEvent[], states: ProjectionState[]): Promise<boolean> {
+    const client = await this.pipelinedConnection();
+    const sent: Array<Promise<unknown>> = [];
+    const send = (sql: string, params?: unknown[]) => {
+      const answer = client.query(sql, params);
+      answer.catch(() => undefined);
+      sent.push(answer);
+      return answer;
+    };
+    const moves = states.map((state) => {
+      const from = state.stored!;
+      const pending = batch.filter((event) => comparePositions(event.position, from) > 0);
+      const to = pending.length > 0 ? pending[pending.length - 1].position : from;
+      return { state, from, to, pending, applied: pending.filter((event) => state.types.has(event.type)).length };
+    });
+    let committed = false;
+    let failed = false;
+    try {
+      send('BEGIN');
+      send(`SELECT pg_advisory_xact_lock(hashtext(key)) FROM unnest($1::text[]) AS key ORDER BY key`, [
+        states.map((state) => lockKeyFor(state.projection.name)).sort(),
+      ]);
+      send(`SELECT projection_checkpoints_advance($1::text[], $2::numeric[], $3::numeric[], $4::numeric[], $5::numeric[], $6::bigint[])`, [
+        moves.map((move) => move.state.projection.name),
+        moves.map((move) => move.from.commit.toString()),
+        moves.map((move) => move.from.prepare.toString()),
+        moves.map((move) => move.to.commit.toString()),
+        moves.map((move) => move.to.prepare.toString()),
+        moves.map((move) => move.applied),
+      ]);
+      for (const move of moves) {
+        if (move.pending.length === 0) continue;
+        const tx = new PipelinedProjectionTransaction(client, LIVE_TABLES);
+        for (const event of move.pending) {
+          if (!move.state.types.has(event.type)) continue;
+          await move.state.projection.apply(event, tx);
+        }
+        const written = tx.settle().then((failure) => {
+          if (failure) throw failure.error;
+        });
+        written.catch(() => undefined);
+        sent.push(written);
+      }
+      const commit = send('COMMIT') as Promise<{ command: string }>;
+      committed = true;
+      const outcomes = await Promise.allSettled(sent);
+      failed = outcomes.some((outcome) => outcome.status === 'rejected');
+      // A transaction aborted by an error answers COMMIT with ROLLBACK (no error of its own).
+      const answer = await commit.catch(() => null);
+      if (answer?.command !== 'COMMIT') failed = true;
+    } catch {
+      failed = true;
+    }
+    if (!committed) {
+      await Promise.allSettled(sent);
+      await client.query('ROLLBACK').catch(() => undefined);
+    }
+    if (failed) {
+      for (const state of states) state.stored = null;
+      return false;
+    }
+    for (const move of moves) {
+      move.state.stored = move.to;
+      this.settle(move.state, move.to, null);
+    }
+    return true;
   }
 
   private settle(state: ProjectionState, position: Position, error: string | null): void {
