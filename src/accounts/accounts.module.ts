@@ -10,7 +10,7 @@ import { ScaModule } from '../sca/sca.module';
 import { readStreamUpTo } from '../webhooks/read-stream-up-to';
 import { WebhookMappers } from '../webhooks/webhook-mappers';
 import { WebhooksModule } from '../webhooks/webhooks.module';
-import { ACCOUNT_WEBHOOK_EVENT_TYPES, accountWebhooks } from './account-webhooks';
+import { AccountWebhookMapper } from './account-webhooks';
 import { ExternalAccountsService } from './external-accounts.service';
 import { ExternalAccountsController } from './http/external-accounts.controller';
 import { InternalAccountsController } from './http/internal-accounts.controller';
@@ -66,9 +66,11 @@ export class AccountsModule implements OnModuleInit {
     this.reactors.register(platformAccountsReactor(this.provisioner));
     this.reactors.register(transferProcessReactor(this.events, this.transfers, this.tasks, this.config));
     this.tasks.register(SETTLE_TRANSFER_TASK, (payload) => this.transfers.settle(payload.subjectId));
-    this.webhookMappers.register({
-      eventTypes: ACCOUNT_WEBHOOK_EVENT_TYPES,
-      toWebhooks: async (event) => accountWebhooks(event, await readStreamUpTo(this.events, event)),
-    });
+    this.webhookMappers.register(
+      new AccountWebhookMapper(
+        (event) => readStreamUpTo(this.events, event),
+        async (streamName) => (await this.events.store.readStream(streamName, { maxCount: 1 }))[0],
+      ),
+    );
   }
 }
