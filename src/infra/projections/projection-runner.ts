@@ -4,14 +4,22 @@ import { EventStoreService } from '../event-store/event-store.service';
 import { logger } from '../logger';
 import { runWithContext } from '../request-context';
 import { CHECKPOINT_DDL, lockKeyFor, readCheckpoints, writeCheckpoint } from './checkpoints';
-import { LIVE_TABLES, PipelinedProjectionTransaction, Projection, Reactor, connectPipelined } from './projection';
+import { LIVE_TABLES, PipelinedProjectionTransaction, Projection, Reactor, connectPipelined, corkUntilIdle } from './projection';
 import { applyToProjection, describeError } from './projection-apply';
 import { createProjectionTables, rebuildProjection } from './projection-rebuild';
 
 /** How often a reactor whose batches it does not handle still moves its checkpoint. */
 const REACTOR_IDLE_CHECKPOINT_MS = 1000;
+/**
+ * How often a busy reactor records its checkpoint. Its effects are idempotent (at least once), so
+ * after a crash it only reacts again, harmlessly, to what it did since; a checkpoint write per
+ * batch under load costs a round trip per reactor per append.
+ */
+const REACTOR_BUSY_CHECKPOINT_MS = 250;
 /** How soon a reactor records where it stopped once the log goes quiet. */
 const REACTOR_QUIET_CHECKPOINT_MS = 100;
+/** Reactors read the log at most this many events at a time (so does a caught-up projector, with them). */
+const REACTOR_BATCH_SIZE = 200;
 
 export interface ProjectionRunnerOptions {
   batchSize?: number;
@@ -55,6 +63,7 @@ interface ProjectionState {
  */
 export class ProjectionRunner {
   private readonly batchSize: number;
+  private readonly reactorBatchSize: number;
   private readonly pollIntervalMs: number;
   private readonly retryDelayMs: number;
   private readonly maxRetryDelayMs: number;
@@ -77,6 +86,7 @@ export class ProjectionRunner {
     options: ProjectionRunnerOptions = {},
   ) {
     this.batchSize = options.batchSize ?? 1000;
+    this.reactorBatchSize = Math.min(this.batchSize, REACTOR_BATCH_SIZE);
     this.pollIntervalMs = options.pollIntervalMs ?? 25;
     this.retryDelayMs = options.retryDelayMs ?? 200;
     this.maxRetryDelayMs = options.maxRetryDelayMs ?? 60_000;
@@ -233,6 +243,7 @@ export class ProjectionRunner {
     let initialised = false;
     let failures = 0;
     let prefetched: Promise<RecordedEvent[]> | null = null;
+    let behind = true;
     while (this.running) {
       try {
         if (!initialised) {
@@ -249,8 +260,12 @@ export class ProjectionRunner {
           initialised = true;
         }
         await this.retryFailingProjections(from);
-        const batch = await (prefetched ?? this.events.store.readAll({ from, limit: this.batchSize }));
+        // Caught up, the projector wakes with the reactors on each append and reads where they
+        // read: one shared query. Behind, it reads full batches and the next one ahead.
+        const read = behind ? this.events.store.readAll({ from, limit: this.batchSize }) : null;
+        const batch = await (prefetched ?? read ?? this.sharedReadAll(from, this.reactorBatchSize));
         prefetched = null;
+        behind = batch.length === (behind ? this.batchSize : this.reactorBatchSize);
         if (batch.length === 0) {
           await this.idle(Math.min(this.nextDelay(from), this.untilNextRetryMs()));
           continue;
@@ -362,6 +377,8 @@ export class ProjectionRunner {
     const client = await this.pipelinedConnection();
     const sent: Array<Promise<unknown>> = [];
     const send = (sql: string, params?: unknown[]) => {
+      // The whole batch leaves in as few socket writes as the awaits in `apply` allow.
+      corkUntilIdle(client);
       const answer = client.query(sql, params);
       answer.catch(() => undefined);
       sent.push(answer);
@@ -491,11 +508,12 @@ export class ProjectionRunner {
     let failures = 0;
     let checkpointedAt = 0;
     let unsaved = false;
-    // A batch the reactor does not handle moves its checkpoint only now and then (and whenever
-    // the log goes quiet): re-reading a few skipped events after a restart costs nothing, a
-    // checkpoint write per append under load does.
+    // The checkpoint moves only now and then while the log is busy (and whenever it goes quiet):
+    // re-reading a few skipped events, or reacting again to a few handled ones, after a restart
+    // costs little; a checkpoint write per append under load does not.
     const checkpoint = async (position: Position, force = false) => {
-      if (!force && appliedSinceCheckpoint === 0 && Date.now() - checkpointedAt < REACTOR_IDLE_CHECKPOINT_MS) {
+      const intervalMs = appliedSinceCheckpoint === 0 ? REACTOR_IDLE_CHECKPOINT_MS : REACTOR_BUSY_CHECKPOINT_MS;
+      if (!force && Date.now() - checkpointedAt < intervalMs) {
         unsaved = true;
         return;
       }
@@ -510,7 +528,7 @@ export class ProjectionRunner {
           const initial = await readCheckpoints(this.pool, [reactor.name]);
           from = initial.get(reactor.name)?.position ?? START_POSITION;
         }
-        const batch = await this.sharedReadAll(from, Math.min(this.batchSize, 200));
+        const batch = await this.sharedReadAll(from, this.reactorBatchSize);
         if (batch.length === 0) {
           if (unsaved && Date.now() - checkpointedAt >= REACTOR_QUIET_CHECKPOINT_MS) await checkpoint(from, true);
           await this.idle(this.nextDelay(from));
@@ -552,6 +570,8 @@ export class ProjectionRunner {
         await this.idle(Math.min(5000, this.retryDelay(failures)));
       }
     }
+    // Stopping: record how far it got, so a restart does not react again to the last moments.
+    if (unsaved && from !== null && failures === 0) await checkpoint(from, true).catch(() => undefined);
   }
 }
 
