@@ -262,8 +262,9 @@ export class ProjectionRunner {
         await this.retryFailingProjections(from);
         // Caught up, the projector wakes with the reactors on each append and reads where they
         // read: one shared query. Behind, it reads full batches and the next one ahead.
-        const read: Promise<RecordedEvent[]> | null = behind ? this.events.store.readAll({ from, limit: this.batchSize }) : null;
-        const batch: RecordedEvent[] = await (prefetched ?? read ?? this.sharedReadAll(from, this.reactorBatchSize));
+        const read: Promise<RecordedEvent[]> =
+          prefetched ?? (behind ? this.events.store.readAll({ from, limit: this.batchSize }) : this.sharedReadAll(from, this.reactorBatchSize));
+        const batch: RecordedEvent[] = await read;
         prefetched = null;
         behind = batch.length === (behind ? this.batchSize : this.reactorBatchSize);
         if (batch.length === 0) {
