@@ -240,10 +240,29 @@ export class ProjectionRunner {
 
   private async runProjectionLoop(): Promise<void> {
     let from = START_POSITION;
+    /** Where the batches sent so far have committed; `from` is ahead while one is in flight. */
+    let committed = START_POSITION;
     let initialised = false;
     let failures = 0;
     let prefetched: Promise<RecordedEvent[]> | null = null;
     let behind = true;
+    let inFlight: { outcome: Promise<boolean>; last: Position } | null = null;
+    /** Waits for the batch in flight, if any; false when it rolled back. */
+    const land = async (): Promise<boolean> => {
+      const flight = inFlight;
+      inFlight = null;
+      if (!flight) return true;
+      if (!(await flight.outcome)) return false;
+      committed = flight.last;
+      this.advanceProgress(committed);
+      return true;
+    };
+    /** After a batch in flight rolled back: read again from where the log is committed. */
+    const rewind = () => {
+      from = committed;
+      prefetched = null;
+      behind = true;
+    };
     while (this.running) {
       try {
         if (!initialised) {
@@ -256,6 +275,7 @@ export class ProjectionRunner {
             stored: null,
           }));
           from = minPosition(this.states.map((state) => state.position));
+          committed = from;
           this.advanceProgress(from);
           initialised = true;
         }
@@ -268,27 +288,56 @@ export class ProjectionRunner {
         prefetched = null;
         behind = batch.length === (behind ? this.batchSize : this.reactorBatchSize);
         if (batch.length === 0) {
+          if (!(await land())) {
+            rewind();
+            continue;
+          }
           await this.idle(Math.min(this.nextDelay(from), this.untilNextRetryMs()));
           continue;
         }
         const last = batch[batch.length - 1].position;
-        if (batch.length === this.batchSize) {
+        const catchingUp = batch.length === this.batchSize;
+        if (catchingUp) {
           // Catching up: read the next batch while this one is applied.
           prefetched = this.events.store.readAll({ from: last, limit: this.batchSize });
           prefetched.catch(() => undefined);
         }
-        await this.applyBatch(batch, this.states.filter((state) => state.failure === null));
+        const healthy = this.states.filter((state) => state.failure === null);
+        if (catchingUp && healthy.length === this.states.length && healthy.every((state) => state.stored !== null)) {
+          // Catching up, every projection healthy: this batch goes on the wire behind the one in
+          // flight, so Postgres works on one while this process prepares the next.
+          const sent = await this.sendBatchInOneRoundTrip(batch, healthy);
+          const landed = await land();
+          inFlight = { outcome: sent.outcome, last };
+          if (!landed) {
+            await land();
+            rewind();
+            continue;
+          }
+          from = last;
+          failures = 0;
+          continue;
+        }
+        if (!(await land())) {
+          rewind();
+          continue;
+        }
+        await this.applyBatch(batch, healthy);
         from = last;
+        committed = last;
         this.advanceProgress(from);
         failures = 0;
       } catch (error) {
-        prefetched = null;
+        await land().catch(() => false);
+        for (const state of this.states) state.stored = null;
+        rewind();
         await this.dropConnection();
         failures++;
         logger.error('projection batch failed; retrying', { error: describeError(error), failures });
         await this.idle(Math.min(5000, 100 * 2 ** Math.min(failures, 6)));
       }
     }
+    await land().catch(() => false);
   }
 
   private untilNextRetryMs(): number {
@@ -375,6 +424,17 @@ export class ProjectionRunner {
    * them again is harmless.
    */
   private async applyBatchInOneRoundTrip(batch: RecordedEvent[], states: ProjectionState[]): Promise<boolean> {
+    return (await this.sendBatchInOneRoundTrip(batch, states)).outcome;
+  }
+
+  /**
+   * Sends a one-round-trip batch and answers once it is on the wire, with its outcome to come
+   * (true once committed and settled; false when it rolled back, and then every `stored` is
+   * unknown again). `stored` moves ahead as soon as the batch is sent, so the next batch can
+   * follow it on the wire before it commits: if this one fails, the next one's checkpoint move
+   * finds the row where this one left it, raises, and rolls back too.
+   */
+  private async sendBatchInOneRoundTrip(batch: RecordedEvent[], states: ProjectionState[]): Promise<{ outcome: Promise<boolean> }> {
     const client = await this.pipelinedConnection();
     const sent: Array<Promise<unknown>> = [];
     const send = (sql: string, params?: unknown[]) => {
@@ -391,8 +451,12 @@ export class ProjectionRunner {
       const to = pending.length > 0 ? pending[pending.length - 1].position : from;
       return { state, from, to, pending, applied: pending.filter((event) => state.types.has(event.type)).length };
     });
-    let committed = false;
-    let failed = false;
+    const forget = () => {
+      for (const state of this.states) state.stored = null;
+      for (const state of states) state.stored = null;
+    };
+    for (const move of moves) move.state.stored = move.to;
+    let commit: Promise<{ command: string }>;
     try {
       send('BEGIN');
       send(`SELECT pg_advisory_xact_lock(hashtext(key)) FROM unnest($1::text[]) AS key ORDER BY key`, [
@@ -419,29 +483,26 @@ export class ProjectionRunner {
         written.catch(() => undefined);
         sent.push(written);
       }
-      const commit = send('COMMIT') as Promise<{ command: string }>;
-      committed = true;
-      const outcomes = await Promise.allSettled(sent);
-      failed = outcomes.some((outcome) => outcome.status === 'rejected');
-      // A transaction aborted by an error answers COMMIT with ROLLBACK (no error of its own).
-      const answer = await commit.catch(() => null);
-      if (answer?.command !== 'COMMIT') failed = true;
+      commit = send('COMMIT') as Promise<{ command: string }>;
     } catch {
-      failed = true;
-    }
-    if (!committed) {
+      // `apply` threw before COMMIT went out: end the transaction here.
       await Promise.allSettled(sent);
       await client.query('ROLLBACK').catch(() => undefined);
+      forget();
+      return { outcome: Promise.resolve(false) };
     }
-    if (failed) {
-      for (const state of states) state.stored = null;
-      return false;
-    }
-    for (const move of moves) {
-      move.state.stored = move.to;
-      this.settle(move.state, move.to, null);
-    }
-    return true;
+    const outcome = (async () => {
+      const outcomes = await Promise.allSettled(sent);
+      // A transaction aborted by an error answers COMMIT with ROLLBACK (no error of its own).
+      const answer = await commit.catch(() => null);
+      if (outcomes.some((result) => result.status === 'rejected') || answer?.command !== 'COMMIT') {
+        forget();
+        return false;
+      }
+      for (const move of moves) this.settle(move.state, move.to, null);
+      return true;
+    })();
+    return { outcome };
   }
 
   private settle(state: ProjectionState, position: Position, error: string | null): void {
