@@ -296,15 +296,18 @@ export class ProjectionRunner {
           continue;
         }
         const last = batch[batch.length - 1].position;
-        if (batch.length === this.batchSize) {
+        const catchingUp = batch.length === this.batchSize;
+        if (catchingUp) {
           // Catching up: read the next batch while this one is applied.
           prefetched = this.events.store.readAll({ from: last, limit: this.batchSize });
           prefetched.catch(() => undefined);
         }
         const healthy = this.states.filter((state) => state.failure === null);
-        if (healthy.length === this.states.length && healthy.every((state) => state.stored !== null)) {
-          // Every projection healthy: this batch goes on the wire behind the one in flight, so
-          // Postgres works on one while this process reads and prepares the next.
+        // Caught up, batches stay one at a time: one always queued behind the other would hold
+        // the projections' locks without a gap, and a rebuild's swap waits for a gap.
+        if (catchingUp && healthy.length === this.states.length && healthy.every((state) => state.stored !== null)) {
+          // Catching up, every projection healthy: this batch goes on the wire behind the one in
+          // flight, so Postgres works on one while this process prepares the next.
           const sent = await this.sendBatchInOneRoundTrip(batch, healthy);
           const landed = await land();
           inFlight = { outcome: sent.outcome, last };
