@@ -575,8 +575,10 @@ export class ProjectionRunner {
     // The checkpoint moves only now and then while the log is busy (and whenever it goes quiet):
     // re-reading a few skipped events, or reacting again to a few handled ones, after a restart
     // costs little; a checkpoint write per append under load does not.
-    const checkpoint = async (position: Position, force = false) => {
-      const intervalMs = appliedSinceCheckpoint === 0 ? REACTOR_IDLE_CHECKPOINT_MS : REACTOR_BUSY_CHECKPOINT_MS;
+    // `catchingUp` (a full batch): health reads the lag from the checkpoint, so it moves at the
+    // busy pace then too, even over events the reactor does not handle.
+    const checkpoint = async (position: Position, force = false, catchingUp = false) => {
+      const intervalMs = appliedSinceCheckpoint === 0 && !catchingUp ? REACTOR_IDLE_CHECKPOINT_MS : REACTOR_BUSY_CHECKPOINT_MS;
       if (!force && Date.now() - checkpointedAt < intervalMs) {
         unsaved = true;
         return;
@@ -604,7 +606,7 @@ export class ProjectionRunner {
           if (handled.length > 0) await runWithContext(reactorContext(reactor, handled[handled.length - 1]), () => reactor.reactBatch!(handled));
           from = batch[batch.length - 1].position;
           appliedSinceCheckpoint += handled.length;
-          await checkpoint(from);
+          await checkpoint(from, false, batch.length === this.reactorBatchSize);
           failures = 0;
           continue;
         }
@@ -616,7 +618,7 @@ export class ProjectionRunner {
           // Advanced event by event so a failure mid-batch re-runs only the failed event onwards.
           from = event.position;
         }
-        await checkpoint(from);
+        await checkpoint(from, false, batch.length === this.reactorBatchSize);
         failures = 0;
       } catch (error) {
         failures++;
