@@ -31,3 +31,35 @@ export function accountWebhooks(event: RecordedEvent, streamUpToEvent: RecordedE
   const type = PAYMENT_WEBHOOK_TYPES[event.type];
   return type ? [{ type, data: transferTransactionViewFromEvents(streamUpToEvent) }] : [];
 }
+
+const OPENINGS_LIMIT = 20_000;
+
+/**
+ * The registered mapper: the same views as accountWebhooks, without reading a ledger stream back
+ * for each balance webhook (an account's stream grows with every movement). A balance event
+ * carries the account's absolute `available` and `held`, and everything else in the view comes
+ * from the account's opening event, which never changes: so the view right after a balance event
+ * is the opening plus that event. Openings are read once (revision 0 only) and kept. Payment
+ * events fold their own (short) transaction stream as before.
+ */
+export class AccountWebhookMapper {
+  readonly eventTypes = ACCOUNT_WEBHOOK_EVENT_TYPES;
+  private readonly openings = new Map<string, RecordedEvent>();
+
+  constructor(
+    private readonly readStreamUpTo: (event: RecordedEvent) => Promise<RecordedEvent[]>,
+    private readonly readOpening: (streamName: string) => Promise<RecordedEvent | undefined>,
+  ) {}
+
+  async toWebhooks(event: RecordedEvent): Promise<Array<{ type: string; data: unknown }>> {
+    if (!BALANCE_EVENT_TYPES.includes(event.type)) return accountWebhooks(event, await this.readStreamUpTo(event));
+    let opening = this.openings.get(event.streamName);
+    if (!opening) {
+      opening = await this.readOpening(event.streamName);
+      if (!opening || opening.type !== 'InternalAccountOpened') return accountWebhooks(event, await this.readStreamUpTo(event));
+      this.openings.set(event.streamName, opening);
+      if (this.openings.size > OPENINGS_LIMIT) this.openings.delete(this.openings.keys().next().value!);
+    }
+    return accountWebhooks(event, [opening, event]);
+  }
+}

@@ -12,7 +12,7 @@ import { ScaModule } from '../sca/sca.module';
 import { readStreamUpTo } from '../webhooks/read-stream-up-to';
 import { WebhookMappers } from '../webhooks/webhook-mappers';
 import { WebhooksModule } from '../webhooks/webhooks.module';
-import { ACCOUNT_WEBHOOK_EVENT_TYPES, accountWebhooks } from './account-webhooks';
+import { AccountWebhookMapper } from './account-webhooks';
 import { ExternalAccountsService } from './external-accounts.service';
 import { ExternalAccountsController } from './http/external-accounts.controller';
 import { InternalAccountsController } from './http/internal-accounts.controller';
@@ -76,9 +76,11 @@ export class AccountsModule implements OnModuleInit {
     this.tasks.register(SETTLE_TRANSFER_TASK, (payload) => this.transfers.settle(payload.subjectId));
     this.reactors.register(beneficiaryCheckReactor(this.tasks, this.config));
     this.tasks.register(RESOLVE_BENEFICIARY_CHECK_TASK, (payload) => this.externalAccounts.resolvePendingBeneficiaryCheck(payload.subjectId));
-    this.webhookMappers.register({
-      eventTypes: ACCOUNT_WEBHOOK_EVENT_TYPES,
-      toWebhooks: async (event) => accountWebhooks(event, await readStreamUpTo(this.events, event)),
-    });
+    this.webhookMappers.register(
+      new AccountWebhookMapper(
+        (event) => readStreamUpTo(this.events, event),
+        async (streamName) => (await this.events.store.readStream(streamName, { maxCount: 1 }))[0],
+      ),
+    );
   }
 }

@@ -42,8 +42,9 @@ describe('ProjectionRunner', () => {
     errorLogs.mockRestore();
   });
 
-  async function startRunner(projections: Projection[], reactors: Reactor[] = []): Promise<ProjectionRunner> {
+  async function startRunner(projections: Projection[], reactors: Reactor[] = [], batchSize?: number): Promise<ProjectionRunner> {
     const runner = new ProjectionRunner(pool, new EventStoreService(store), projections, reactors, {
+      batchSize,
       pollIntervalMs: 10,
       retryDelayMs: 20,
       maxRetryDelayMs: 100,
@@ -187,6 +188,43 @@ describe('ProjectionRunner', () => {
     await appendEvents(['d']);
     await eventually(async () => (await checkpoint('failing-lines')).eventsApplied === 5);
     expect(events).toHaveLength(3);
+  });
+
+  it('catching up in batches sent back to back, rolls back the batches behind a failing one and pins the failure', async () => {
+    const failOn = { kind: 'poison', how: 'write' as const, healed: false };
+    const kinds = ['a', 'b', 'c', 'd', 'e', 'f', 'poison', 'g', 'h', 'i', 'j'];
+    const events = await appendEvents(kinds);
+    const runner = await startRunner([lineProjection('failing-lines', failOn), lineProjection('healthy-lines', null)], [], 2);
+    await eventually(async () => (await checkpoint('healthy-lines')).eventsApplied === kinds.length);
+    const stuck = await eventually(async () => {
+      const row = await checkpoint('failing-lines');
+      return row.lastError !== null ? row : null;
+    });
+    expect(stuck.position).toEqual(events[5].position);
+    expect(await kindsIn('failing_lines')).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+    expect(await kindsIn('healthy_lines')).toEqual(kinds);
+    await expect(runner.waitForPosition(events[events.length - 1].position, 5000)).resolves.toBe(true);
+    failOn.healed = true;
+    await eventually(async () => (await checkpoint('failing-lines')).eventsApplied === kinds.length);
+    expect(await kindsIn('failing_lines')).toEqual(kinds);
+  });
+
+  it('two projectors on the same projections apply every event exactly once between them', async () => {
+    const projections = [lineProjection('first-lines', null), lineProjection('second-lines', null)];
+    await startRunner(projections, [], 3);
+    await startRunner(projections, [], 3);
+    const kinds: string[] = [];
+    for (let round = 0; round < 5; round++) {
+      const more = Array.from({ length: 7 }, (_, index) => `k${round}-${index}`);
+      kinds.push(...more);
+      await appendEvents(more);
+    }
+    for (const name of ['first-lines', 'second-lines']) {
+      await eventually(async () => (await checkpoint(name)).eventsApplied === kinds.length);
+      expect((await checkpoint(name)).lastError).toBeNull();
+    }
+    expect(await kindsIn('first_lines')).toEqual(kinds);
+    expect(await kindsIn('second_lines')).toEqual(kinds);
   });
 
   it('delivers every event to a reactor at least once: a failed reaction is retried, nothing before it repeats', async () => {

@@ -2,8 +2,10 @@ import { ClientBase, Pool } from 'pg';
 import { Position, START_POSITION } from '../event-store/event-store.port';
 
 /**
- * One row per projection and reactor. Runs as one implicit transaction (a multi-statement simple
- * query) under an advisory lock, so processes booting at once do not race on the DDL.
+ * One row per projection and reactor. `projection_checkpoints_advance` moves checkpoints from
+ * where the caller expects them to be, and raises (aborting the caller's transaction) when one
+ * is not there, so a batch can send its writes and the move without waiting for a read first.
+ * The DDL runs as one implicit transaction (a multi-statement simple query) under an advisory lock, so processes booting at once do not race on the DDL.
  * `last_error` is set while a consumer is stuck on an event and cleared once it moves on, so
  * `/health` and `projections:status` see a failing consumer from any process.
  */
@@ -20,6 +22,27 @@ CREATE TABLE IF NOT EXISTS projection_checkpoints (
 );
 ALTER TABLE projection_checkpoints ADD COLUMN IF NOT EXISTS last_error text;
 ALTER TABLE projection_checkpoints ADD COLUMN IF NOT EXISTS last_error_at timestamptz;
+CREATE OR REPLACE FUNCTION projection_checkpoints_advance(
+  names text[], from_commit numeric[], from_prepare numeric[], to_commit numeric[], to_prepare numeric[], applied bigint[]
+) RETURNS void LANGUAGE plpgsql AS $advance$
+DECLARE
+  moved integer;
+BEGIN
+  UPDATE projection_checkpoints AS checkpoint
+     SET commit_position = delta.to_commit, prepare_position = delta.to_prepare,
+         events_applied = checkpoint.events_applied + delta.applied, updated_at = now(),
+         last_error = NULL, last_error_at = NULL
+    FROM unnest(names, from_commit, from_prepare, to_commit, to_prepare, applied)
+         AS delta(name, from_commit, from_prepare, to_commit, to_prepare, applied)
+   WHERE checkpoint.name = delta.name
+     AND checkpoint.commit_position = delta.from_commit AND checkpoint.prepare_position = delta.from_prepare;
+  GET DIAGNOSTICS moved = ROW_COUNT;
+  IF moved <> cardinality(names) THEN
+    RAISE EXCEPTION 'projection checkpoints moved: % of % where expected', moved, cardinality(names)
+      USING ERRCODE = '40001';
+  END IF;
+END
+$advance$;
 `;
 
 export type ConsumerKind = 'projection' | 'reactor';

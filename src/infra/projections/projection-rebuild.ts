@@ -137,7 +137,11 @@ export async function rebuildProjection(
 
     await dropProjectionTables(client, projection, REBUILD_TABLES);
     await createProjectionTables(client, projection, REBUILD_TABLES);
-    let position = await replay(store, client, projection, REBUILD_TABLES, { from: START_POSITION, until: null }, true, report('replay'));
+    // Every pass stops at the head as it was when the pass began, never "once a read comes back
+    // empty": a steady stream of writes can keep that from happening for as long as it lasts.
+    let position = await replay(store, client, projection, REBUILD_TABLES, { from: START_POSITION, until: head }, true, report('replay'));
+    // What was appended meanwhile, still without the lock, so the catch-up under it stays short.
+    position = await replay(store, client, projection, REBUILD_TABLES, { from: position, until: await store.headPosition() }, true, report('replay'));
 
     let attempt = 1;
     for (; ; attempt++) {
@@ -148,7 +152,7 @@ export async function rebuildProjection(
         await client.query(`SET LOCAL lock_timeout = ${SWAP_LOCK_TIMEOUT_MS}`);
         await client.query('SET LOCAL synchronous_commit = on');
         await client.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [lockKeyFor(projection.name)]);
-        const caughtUp = await replay(store, client, projection, REBUILD_TABLES, { from: position, until: null }, false, report('swap'));
+        const caughtUp = await replay(store, client, projection, REBUILD_TABLES, { from: position, until: await store.headPosition() }, false, report('swap'));
         for (const logical of projection.tables) {
           await client.query(`DROP TABLE IF EXISTS ${logical}${OLD_SUFFIX} CASCADE`);
           await client.query(`ALTER TABLE IF EXISTS ${logical} RENAME TO ${logical}${OLD_SUFFIX}`);
@@ -167,7 +171,7 @@ export async function rebuildProjection(
         const lockTimedOut = (error as { code?: string }).code === LOCK_NOT_AVAILABLE_SQLSTATE;
         if (!lockTimedOut || attempt >= SWAP_ATTEMPTS) throw error;
         await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
-        position = await replay(store, client, projection, REBUILD_TABLES, { from: position, until: null }, true, report('replay'));
+        position = await replay(store, client, projection, REBUILD_TABLES, { from: position, until: await store.headPosition() }, true, report('replay'));
       }
     }
     onProgress({ phase: 'swap', eventsRead, eventsApplied, fraction: 1 });

@@ -4,14 +4,22 @@ import { EventStoreService } from '../event-store/event-store.service';
 import { logger } from '../logger';
 import { runWithContext } from '../request-context';
 import { CHECKPOINT_DDL, lockKeyFor, readCheckpoints, writeCheckpoint } from './checkpoints';
-import { LIVE_TABLES, Projection, Reactor, connectPipelined } from './projection';
+import { LIVE_TABLES, PipelinedProjectionTransaction, Projection, Reactor, connectPipelined, corkUntilIdle } from './projection';
 import { applyToProjection, describeError } from './projection-apply';
 import { createProjectionTables, rebuildProjection } from './projection-rebuild';
 
 /** How often a reactor whose batches it does not handle still moves its checkpoint. */
 const REACTOR_IDLE_CHECKPOINT_MS = 1000;
+/**
+ * How often a busy reactor records its checkpoint. Its effects are idempotent (at least once), so
+ * after a crash it only reacts again, harmlessly, to what it did since; a checkpoint write per
+ * batch under load costs a round trip per reactor per append.
+ */
+const REACTOR_BUSY_CHECKPOINT_MS = 250;
 /** How soon a reactor records where it stopped once the log goes quiet. */
 const REACTOR_QUIET_CHECKPOINT_MS = 100;
+/** Reactors read the log at most this many events at a time (so does a caught-up projector, with them). */
+const REACTOR_BATCH_SIZE = 200;
 
 export interface ProjectionRunnerOptions {
   batchSize?: number;
@@ -36,6 +44,11 @@ interface ProjectionState {
   position: Position;
   /** Set while it is stuck on an event: it is retried on its own, away from the others. */
   failure: { message: string; attempts: number; retryAt: number } | null;
+  /**
+   * The checkpoint row as this process last committed or read it under the projection's lock,
+   * or null when unknown. The one-round-trip batch assumes the row still says this.
+   */
+  stored: Position | null;
 }
 
 /**
@@ -50,6 +63,7 @@ interface ProjectionState {
  */
 export class ProjectionRunner {
   private readonly batchSize: number;
+  private readonly reactorBatchSize: number;
   private readonly pollIntervalMs: number;
   private readonly retryDelayMs: number;
   private readonly maxRetryDelayMs: number;
@@ -72,6 +86,7 @@ export class ProjectionRunner {
     options: ProjectionRunnerOptions = {},
   ) {
     this.batchSize = options.batchSize ?? 1000;
+    this.reactorBatchSize = Math.min(this.batchSize, REACTOR_BATCH_SIZE);
     this.pollIntervalMs = options.pollIntervalMs ?? 25;
     this.retryDelayMs = options.retryDelayMs ?? 200;
     this.maxRetryDelayMs = options.maxRetryDelayMs ?? 60_000;
@@ -225,9 +240,29 @@ export class ProjectionRunner {
 
   private async runProjectionLoop(): Promise<void> {
     let from = START_POSITION;
+    /** Where the batches sent so far have committed; `from` is ahead while one is in flight. */
+    let committed = START_POSITION;
     let initialised = false;
     let failures = 0;
     let prefetched: Promise<RecordedEvent[]> | null = null;
+    let behind = true;
+    let inFlight: { outcome: Promise<boolean>; last: Position } | null = null;
+    /** Waits for the batch in flight, if any; false when it rolled back. */
+    const land = async (): Promise<boolean> => {
+      const flight = inFlight;
+      inFlight = null;
+      if (!flight) return true;
+      if (!(await flight.outcome)) return false;
+      committed = flight.last;
+      this.advanceProgress(committed);
+      return true;
+    };
+    /** After a batch in flight rolled back: read again from where the log is committed. */
+    const rewind = () => {
+      from = committed;
+      prefetched = null;
+      behind = true;
+    };
     while (this.running) {
       try {
         if (!initialised) {
@@ -237,36 +272,74 @@ export class ProjectionRunner {
             types: new Set(projection.handles),
             position: checkpoints.get(projection.name)?.position ?? START_POSITION,
             failure: null,
+            stored: null,
           }));
           from = minPosition(this.states.map((state) => state.position));
+          committed = from;
           this.advanceProgress(from);
           initialised = true;
         }
         await this.retryFailingProjections(from);
-        const batch = await (prefetched ?? this.events.store.readAll({ from, limit: this.batchSize }));
+        // Caught up, the projector wakes with the reactors on each append and reads where they
+        // read: one shared query. Behind, it reads full batches and the next one ahead.
+        const read: Promise<RecordedEvent[]> =
+          prefetched ?? (behind ? this.events.store.readAll({ from, limit: this.batchSize }) : this.sharedReadAll(from, this.reactorBatchSize));
+        const batch: RecordedEvent[] = await read;
         prefetched = null;
+        behind = batch.length === (behind ? this.batchSize : this.reactorBatchSize);
         if (batch.length === 0) {
+          if (!(await land())) {
+            rewind();
+            continue;
+          }
           await this.idle(Math.min(this.nextDelay(from), this.untilNextRetryMs()));
           continue;
         }
         const last = batch[batch.length - 1].position;
-        if (batch.length === this.batchSize) {
+        const catchingUp = batch.length === this.batchSize;
+        if (catchingUp) {
           // Catching up: read the next batch while this one is applied.
           prefetched = this.events.store.readAll({ from: last, limit: this.batchSize });
           prefetched.catch(() => undefined);
         }
-        await this.applyBatch(batch, this.states.filter((state) => state.failure === null));
+        const healthy = this.states.filter((state) => state.failure === null);
+        // Caught up, batches stay one at a time: one always queued behind the other would hold
+        // the projections' locks without a gap, and a rebuild's swap waits for a gap.
+        if (catchingUp && healthy.length === this.states.length && healthy.every((state) => state.stored !== null)) {
+          // Catching up, every projection healthy: this batch goes on the wire behind the one in
+          // flight, so Postgres works on one while this process prepares the next.
+          const sent = await this.sendBatchInOneRoundTrip(batch, healthy);
+          const landed = await land();
+          inFlight = { outcome: sent.outcome, last };
+          if (!landed) {
+            await land();
+            rewind();
+            continue;
+          }
+          from = last;
+          failures = 0;
+          continue;
+        }
+        if (!(await land())) {
+          rewind();
+          continue;
+        }
+        await this.applyBatch(batch, healthy);
         from = last;
+        committed = last;
         this.advanceProgress(from);
         failures = 0;
       } catch (error) {
-        prefetched = null;
+        await land().catch(() => false);
+        for (const state of this.states) state.stored = null;
+        rewind();
         await this.dropConnection();
         failures++;
         logger.error('projection batch failed; retrying', { error: describeError(error), failures });
         await this.idle(Math.min(5000, 100 * 2 ** Math.min(failures, 6)));
       }
     }
+    await land().catch(() => false);
   }
 
   private untilNextRetryMs(): number {
@@ -282,6 +355,9 @@ export class ProjectionRunner {
    */
   private async applyBatch(batch: RecordedEvent[], states: ProjectionState[]): Promise<void> {
     if (states.length === 0) return;
+    if (states.every((state) => state.failure === null && state.stored !== null)) {
+      if (await this.applyBatchInOneRoundTrip(batch, states)) return;
+    }
     const names = states.map((state) => state.projection.name).sort();
     const client = await this.pipelinedConnection();
     try {
@@ -328,11 +404,107 @@ export class ProjectionRunner {
         ],
       );
       await client.query('COMMIT');
-      for (const update of updates) this.settle(update.state, update.position, update.error);
+      for (const update of updates) {
+        // Under the lock, the row said `checkpoint` and now says this (the update only moves forward).
+        update.state.stored = update.position;
+        this.settle(update.state, update.position, update.error);
+      }
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     }
+  }
+
+  /**
+   * The common case in one round trip: every projection healthy and its checkpoint row as this
+   * process left it. BEGIN, the locks, the checkpoint move (which raises when a row is not where
+   * this process expects it: a rebuild swapped it, another projector moved it), every
+   * projection's writes and COMMIT go out back to back, without savepoints. Any failure (a moved
+   * checkpoint, a throw from `apply`, a failed write) rolls the whole batch back and answers
+   * false: the careful path then runs the batch with savepoints, from the checkpoints it reads,
+   * and pins a failure to its event. Projections are pure functions of the events, so applying
+   * them again is harmless.
+   */
+  private async applyBatchInOneRoundTrip(batch: RecordedEvent[], states: ProjectionState[]): Promise<boolean> {
+    return (await this.sendBatchInOneRoundTrip(batch, states)).outcome;
+  }
+
+  /**
+   * Sends a one-round-trip batch and answers once it is on the wire, with its outcome to come
+   * (true once committed and settled; false when it rolled back, and then every `stored` is
+   * unknown again). `stored` moves ahead as soon as the batch is sent, so the next batch can
+   * follow it on the wire before it commits: if this one fails, the next one's checkpoint move
+   * finds the row where this one left it, raises, and rolls back too.
+   */
+  private async sendBatchInOneRoundTrip(batch: RecordedEvent[], states: ProjectionState[]): Promise<{ outcome: Promise<boolean> }> {
+    const client = await this.pipelinedConnection();
+    const sent: Array<Promise<unknown>> = [];
+    const send = (sql: string, params?: unknown[]) => {
+      // The whole batch leaves in as few socket writes as the awaits in `apply` allow.
+      corkUntilIdle(client);
+      const answer = client.query(sql, params);
+      answer.catch(() => undefined);
+      sent.push(answer);
+      return answer;
+    };
+    const moves = states.map((state) => {
+      const from = state.stored!;
+      const pending = batch.filter((event) => comparePositions(event.position, from) > 0);
+      const to = pending.length > 0 ? pending[pending.length - 1].position : from;
+      return { state, from, to, pending, applied: pending.filter((event) => state.types.has(event.type)).length };
+    });
+    const forget = () => {
+      for (const state of this.states) state.stored = null;
+      for (const state of states) state.stored = null;
+    };
+    for (const move of moves) move.state.stored = move.to;
+    let commit: Promise<{ command: string }>;
+    try {
+      send('BEGIN');
+      send(`SELECT pg_advisory_xact_lock(hashtext(key)) FROM unnest($1::text[]) AS key ORDER BY key`, [
+        states.map((state) => lockKeyFor(state.projection.name)).sort(),
+      ]);
+      send(`SELECT projection_checkpoints_advance($1::text[], $2::numeric[], $3::numeric[], $4::numeric[], $5::numeric[], $6::bigint[])`, [
+        moves.map((move) => move.state.projection.name),
+        moves.map((move) => move.from.commit.toString()),
+        moves.map((move) => move.from.prepare.toString()),
+        moves.map((move) => move.to.commit.toString()),
+        moves.map((move) => move.to.prepare.toString()),
+        moves.map((move) => move.applied),
+      ]);
+      for (const move of moves) {
+        if (move.pending.length === 0) continue;
+        const tx = new PipelinedProjectionTransaction(client, LIVE_TABLES);
+        for (const event of move.pending) {
+          if (!move.state.types.has(event.type)) continue;
+          await move.state.projection.apply(event, tx);
+        }
+        const written = tx.settle().then((failure) => {
+          if (failure) throw failure.error;
+        });
+        written.catch(() => undefined);
+        sent.push(written);
+      }
+      commit = send('COMMIT') as Promise<{ command: string }>;
+    } catch {
+      // `apply` threw before COMMIT went out: end the transaction here.
+      await Promise.allSettled(sent);
+      await client.query('ROLLBACK').catch(() => undefined);
+      forget();
+      return { outcome: Promise.resolve(false) };
+    }
+    const outcome = (async () => {
+      const outcomes = await Promise.allSettled(sent);
+      // A transaction aborted by an error answers COMMIT with ROLLBACK (no error of its own).
+      const answer = await commit.catch(() => null);
+      if (outcomes.some((result) => result.status === 'rejected') || answer?.command !== 'COMMIT') {
+        forget();
+        return false;
+      }
+      for (const move of moves) this.settle(move.state, move.to, null);
+      return true;
+    })();
+    return { outcome };
   }
 
   private settle(state: ProjectionState, position: Position, error: string | null): void {
@@ -400,11 +572,14 @@ export class ProjectionRunner {
     let failures = 0;
     let checkpointedAt = 0;
     let unsaved = false;
-    // A batch the reactor does not handle moves its checkpoint only now and then (and whenever
-    // the log goes quiet): re-reading a few skipped events after a restart costs nothing, a
-    // checkpoint write per append under load does.
-    const checkpoint = async (position: Position, force = false) => {
-      if (!force && appliedSinceCheckpoint === 0 && Date.now() - checkpointedAt < REACTOR_IDLE_CHECKPOINT_MS) {
+    // The checkpoint moves only now and then while the log is busy (and whenever it goes quiet):
+    // re-reading a few skipped events, or reacting again to a few handled ones, after a restart
+    // costs little; a checkpoint write per append under load does not.
+    // `catchingUp` (a full batch): health reads the lag from the checkpoint, so it moves at the
+    // busy pace then too, even over events the reactor does not handle.
+    const checkpoint = async (position: Position, force = false, catchingUp = false) => {
+      const intervalMs = appliedSinceCheckpoint === 0 && !catchingUp ? REACTOR_IDLE_CHECKPOINT_MS : REACTOR_BUSY_CHECKPOINT_MS;
+      if (!force && Date.now() - checkpointedAt < intervalMs) {
         unsaved = true;
         return;
       }
@@ -419,7 +594,7 @@ export class ProjectionRunner {
           const initial = await readCheckpoints(this.pool, [reactor.name]);
           from = initial.get(reactor.name)?.position ?? START_POSITION;
         }
-        const batch = await this.sharedReadAll(from, Math.min(this.batchSize, 200));
+        const batch = await this.sharedReadAll(from, this.reactorBatchSize);
         if (batch.length === 0) {
           if (unsaved && Date.now() - checkpointedAt >= REACTOR_QUIET_CHECKPOINT_MS) await checkpoint(from, true);
           await this.idle(this.nextDelay(from));
@@ -431,7 +606,7 @@ export class ProjectionRunner {
           if (handled.length > 0) await runWithContext(reactorContext(reactor, handled[handled.length - 1]), () => reactor.reactBatch!(handled));
           from = batch[batch.length - 1].position;
           appliedSinceCheckpoint += handled.length;
-          await checkpoint(from);
+          await checkpoint(from, false, batch.length === this.reactorBatchSize);
           failures = 0;
           continue;
         }
@@ -443,7 +618,7 @@ export class ProjectionRunner {
           // Advanced event by event so a failure mid-batch re-runs only the failed event onwards.
           from = event.position;
         }
-        await checkpoint(from);
+        await checkpoint(from, false, batch.length === this.reactorBatchSize);
         failures = 0;
       } catch (error) {
         failures++;
@@ -461,6 +636,8 @@ export class ProjectionRunner {
         await this.idle(Math.min(5000, this.retryDelay(failures)));
       }
     }
+    // Stopping: record how far it got, so a restart does not react again to the last moments.
+    if (unsaved && from !== null && failures === 0) await checkpoint(from, true).catch(() => undefined);
   }
 }
 

@@ -97,7 +97,7 @@ interface CorkableStream {
  * instead of one per statement. The flush is a nextTick, which runs once the microtask queue is
  * empty, that is as soon as the caller waits for an answer, so nothing waits on a held write.
  */
-function corkUntilIdle(client: ClientBase): void {
+export function corkUntilIdle(client: ClientBase): void {
   const stream = (client as unknown as { connection?: { stream?: CorkableStream } }).connection?.stream;
   if (!stream?.cork || !stream.uncork || stream.writableCorked) return;
   stream.cork();
