@@ -24,9 +24,13 @@ const PAYMENT_WEBHOOK_TYPES: Record<string, string> = {
 
 export const ACCOUNT_WEBHOOK_EVENT_TYPES = [...BALANCE_EVENT_TYPES, ...Object.keys(PAYMENT_WEBHOOK_TYPES)];
 
-export function accountWebhooks(event: RecordedEvent, streamUpToEvent: RecordedEvent[]): Array<{ type: string; data: unknown }> {
+export function accountWebhooks(
+  event: RecordedEvent,
+  streamUpToEvent: RecordedEvent[],
+  privateEnabled?: boolean | null,
+): Array<{ type: string; data: unknown }> {
   if (BALANCE_EVENT_TYPES.includes(event.type)) {
-    return [{ type: 'INTERNAL_ACCOUNT.BALANCE_UPDATED', data: internalAccountViewFromEvents(streamUpToEvent) }];
+    return [{ type: 'INTERNAL_ACCOUNT.BALANCE_UPDATED', data: internalAccountViewFromEvents(streamUpToEvent, privateEnabled) }];
   }
   const type = PAYMENT_WEBHOOK_TYPES[event.type];
   return type ? [{ type, data: transferTransactionViewFromEvents(streamUpToEvent) }] : [];
@@ -49,6 +53,11 @@ export class AccountWebhookMapper {
   constructor(
     private readonly readStreamUpTo: (event: RecordedEvent) => Promise<RecordedEvent[]>,
     private readonly readOpening: (streamName: string) => Promise<RecordedEvent | undefined>,
+    /**
+     * An embedded wallet's privacy setting as the account read model holds it (the ledger does
+     * not carry it; the wallet context records it). Read for wallets only.
+     */
+    private readonly privacyOf: (platformId: string, accountId: string) => Promise<boolean | null | undefined> = async () => undefined,
   ) {}
 
   async toWebhooks(event: RecordedEvent): Promise<Array<{ type: string; data: unknown }>> {
@@ -60,6 +69,8 @@ export class AccountWebhookMapper {
       this.openings.set(event.streamName, opening);
       if (this.openings.size > OPENINGS_LIMIT) this.openings.delete(this.openings.keys().next().value!);
     }
-    return accountWebhooks(event, [opening, event]);
+    const opened = opening.data as { platformId: string; accountId: string; accountType: string };
+    const privateEnabled = opened.accountType === 'EMBEDDED_WALLET' ? ((await this.privacyOf(opened.platformId, opened.accountId)) ?? false) : undefined;
+    return accountWebhooks(event, [opening, event], privateEnabled);
   }
 }

@@ -60,6 +60,7 @@ export class AccountsModule implements OnModuleInit {
     private readonly events: EventStoreService,
     private readonly webhookMappers: WebhookMappers,
     private readonly customers: CustomersQuery,
+    private readonly internalAccounts: InternalAccountsQuery,
     @Inject(READ_MODEL_WAITER) private readonly waiter: ReadModelWaiter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -80,6 +81,7 @@ export class AccountsModule implements OnModuleInit {
       new AccountWebhookMapper(
         (event) => readStreamUpTo(this.events, event),
         async (streamName) => (await this.events.store.readStream(streamName, { maxCount: 1 }))[0],
+        async (platformId, accountId) => (await this.internalAccounts.findDetails(platformId, accountId))?.privateEnabled,
       ),
     );
   }

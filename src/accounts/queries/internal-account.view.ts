@@ -72,7 +72,10 @@ export function internalAccountView(record: InternalAccountRecord): InternalAcco
  * The account view as of the last of `events` (a prefix of its ledger stream): what GET answered
  * right after that event, e.g. for an `INTERNAL_ACCOUNT.BALANCE_UPDATED` webhook.
  */
-export function internalAccountViewFromEvents(events: Array<Pick<RecordedEvent, 'type' | 'data'>>): InternalAccountView | null {
+export function internalAccountViewFromEvents(
+  events: Array<Pick<RecordedEvent, 'type' | 'data'>>,
+  privateEnabled?: boolean | null,
+): InternalAccountView | null {
   let record: InternalAccountRecord | null = null;
   for (const event of events as unknown as InternalAccountEvent[]) {
     if (event.type === 'InternalAccountOpened') {
@@ -86,6 +89,7 @@ export function internalAccountViewFromEvents(events: Array<Pick<RecordedEvent, 
         held: 0,
         openedAt: event.data.openedAt,
         updatedAt: event.data.openedAt,
+        privateEnabled,
       };
       continue;
     }

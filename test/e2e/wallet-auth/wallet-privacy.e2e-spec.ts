@@ -1,5 +1,6 @@
 import { stampPayload } from '../../../src/wallet-auth/client';
 import { TestApp, startTestApp } from '../../support/test-app';
+import { WebhookReceiver } from '../../support/webhook-receiver';
 import { createWallet } from './wallet-fixtures';
 
 /**
@@ -9,13 +10,18 @@ import { createWallet } from './wallet-fixtures';
  */
 describe('embedded wallet privacy in the internal account lists', () => {
   let testApp: TestApp;
+  let receiver: WebhookReceiver;
 
   beforeAll(async () => {
     testApp = await startTestApp();
+    const config = await testApp.platform.api.get('/config').expect(200);
+    receiver = await WebhookReceiver.start({ publicKeyPem: config.body.webhookPublicKey });
+    await testApp.platform.api.patch('/config').send({ webhookEndpoint: receiver.url() }).expect(200);
   });
 
   afterAll(async () => {
     await testApp?.close();
+    await receiver?.close();
   });
 
   const api = () => testApp.platform.api;
@@ -54,6 +60,11 @@ describe('embedded wallet privacy in the internal account lists', () => {
     const funded = (await api().post(`/sandbox/internal-accounts/${wallet.accountId}/fund`).send({ amount: 2_500_000 }).expect(200)).body;
     expect(funded).toEqual(expect.objectContaining({ id: wallet.accountId, type: 'EMBEDDED_WALLET', privateEnabled: true }));
     expect(funded).toEqual((await api().get(`/internal-accounts/${wallet.accountId}`).expect(200)).body);
+    // So does the balance webhook of that movement.
+    const balanceWebhook = await receiver.waitFor(
+      (entry) => entry.body.type === 'INTERNAL_ACCOUNT.BALANCE_UPDATED' && entry.body.data.id === wallet.accountId && entry.body.data.balance.amount === 2_500_000,
+    );
+    expect(balanceWebhook.body.data).toEqual(funded);
   });
 
   it('a refused PATCH (bad body, unsigned retry) changes nothing', async () => {
