@@ -12,8 +12,8 @@
  *      a stall is not hidden) at 100/s and at 300/s: p50, p99, max, achieved rate.
  * Each phase also reports the CPU it cost per flow in every process (service, Postgres, Redis,
  * load client), which a busy shared machine does not distort. `--record` appends to RESULTS.md.
- * Diagnosis only: BENCH_TIMING=1 also prints, per phase, the service's read-your-writes wait and
- * event-loop delay; BENCH_CONCURRENCY=0 skips the closed loop; BENCH_COUNT_QUERIES=1 (below).
+ * Diagnosis only: BENCH_TIMING=1 also prints, per phase, the service's read-your-writes wait,
+ * append and log-read latencies and event-loop delay; BENCH_CONCURRENCY=0 skips the closed loop; BENCH_COUNT_QUERIES=1 (below).
  */
 import 'reflect-metadata';
 
@@ -345,18 +345,42 @@ async function timeService(app: { get(token: unknown): any }): Promise<{ reset()
     waits.push(performance.now() - started);
     return reached;
   };
+  // Each append (a durable commit) and each read of the log, timed in the store.
+  const { EventStoreService } = await import('../src/infra/event-store/event-store.service');
+  const store = app.get(EventStoreService).store;
+  let appends: number[] = [];
+  let logReads: number[] = [];
+  const timed = (name: 'appendToStream' | 'readAll', into: () => number[]) => {
+    const inner = store[name].bind(store) as (...args: unknown[]) => Promise<unknown>;
+    (store as any)[name] = async (...args: unknown[]) => {
+      const started = performance.now();
+      try {
+        return await inner(...args);
+      } finally {
+        into().push(performance.now() - started);
+      }
+    };
+  };
+  timed('appendToStream', () => appends);
+  timed('readAll', () => logReads);
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
   const pct = (values: number[], p: number) => (values.length ? values[Math.min(values.length - 1, Math.floor((p / 100) * values.length))] : 0);
   return {
     reset() {
       waits = [];
+      appends = [];
+      logReads = [];
       loop.reset();
     },
     describe() {
       const sorted = [...waits].sort((a, b) => a - b);
+      const appendsSorted = [...appends].sort((a, b) => a - b);
+      const readsSorted = [...logReads].sort((a, b) => a - b);
       return (
         `  timing: read-your-writes wait p50 ${pct(sorted, 50).toFixed(1)} / p99 ${pct(sorted, 99).toFixed(1)} ms (${sorted.length} waits); ` +
+        `append p50 ${pct(appendsSorted, 50).toFixed(1)} / p99 ${pct(appendsSorted, 99).toFixed(1)} ms (${appendsSorted.length}); ` +
+        `log read p50 ${pct(readsSorted, 50).toFixed(1)} / p99 ${pct(readsSorted, 99).toFixed(1)} ms (${readsSorted.length}); ` +
         `event-loop delay p50 ${(loop.percentile(50) / 1e6).toFixed(1)} / p99 ${(loop.percentile(99) / 1e6).toFixed(1)} / max ${(loop.max / 1e6).toFixed(1)} ms`
       );
     },
