@@ -12,6 +12,8 @@
  *      a stall is not hidden) at 100/s and at 300/s: p50, p99, max, achieved rate.
  * Each phase also reports the CPU it cost per flow in every process (service, Postgres, Redis,
  * load client), which a busy shared machine does not distort. `--record` appends to RESULTS.md.
+ * Diagnosis only: BENCH_TIMING=1 also prints, per phase, the service's read-your-writes wait,
+ * append and log-read latencies and event-loop delay; BENCH_CONCURRENCY=0 skips the closed loop; BENCH_COUNT_QUERIES=1 (below).
  */
 import 'reflect-metadata';
 
@@ -159,7 +161,8 @@ async function runClient(): Promise<void> {
   const setup = await new Promise<ClientSetup>((resolve) => process.once('message', (message) => resolve(message as ClientSetup)));
   const phases: Array<() => Promise<PhaseResult>> = [
     () => closedLoop(setup, 'warm-up', 16, 5),
-    () => closedLoop(setup, `throughput (closed loop, ${CONCURRENCY} in flight)`, CONCURRENCY, SECONDS),
+    // BENCH_CONCURRENCY=0: the fixed rates only (diagnosis).
+    ...(CONCURRENCY > 0 ? [() => closedLoop(setup, `throughput (closed loop, ${CONCURRENCY} in flight)`, CONCURRENCY, SECONDS)] : []),
     ...RATES.map((rate) => () => fixedRate(setup, `fixed rate ${rate} flows/s`, rate, SECONDS)),
   ];
   for (const phase of phases) {
@@ -262,6 +265,7 @@ async function runService(): Promise<void> {
     const app = await createApp(config);
     await app.listen(0, '127.0.0.1');
     const port = (app.getHttpServer().address() as { port: number }).port;
+    const timing = process.env.BENCH_TIMING === '1' ? await timeService(app) : null;
     const platform = await app.get(PlatformsService).createPlatform();
     const setup: ClientSetup = {
       baseUrl: `http://127.0.0.1:${port}/2025-10-13`,
@@ -289,12 +293,14 @@ async function runService(): Promise<void> {
       client!.on('message', (message: any) => {
         if (message.kind === 'phase-start') {
           before = Object.fromEntries(Object.entries(meter).map(([name, read]) => [name, read()]));
+          timing?.reset();
           client!.send('go');
         } else if (message.kind === 'phase-end') {
           const spent = Object.fromEntries(Object.entries(meter).map(([name, read]) => [name, read() - before[name]]));
           spent.client = message.clientCpuMs - clientCpuBefore;
           clientCpuBefore = message.clientCpuMs;
           describePhase(message.result as PhaseResult, spent, report);
+          if (timing && (message.result as PhaseResult).label !== 'warm-up') process.stdout.write(timing.describe() + '\n');
           client!.send('next');
         } else if (message.kind === 'done') {
           client!.disconnect();
@@ -320,6 +326,65 @@ async function runService(): Promise<void> {
     const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`;
     appendFileSync(join(__dirname, 'RESULTS.md'), `\n### Quote flows (bench/quotes-flow.ts), ${new Date().toISOString()}, ${machine}\n\n${lines.join('\n')}\n`);
   }
+}
+
+/**
+ * BENCH_TIMING=1 (diagnosis): where a request's time goes inside the service. The read-your-writes
+ * wait (from the handler's answer to the projector including its events) and the event-loop delay
+ * (how long ready work queues behind other work in this one process).
+ */
+async function timeService(app: { get(token: unknown): any }): Promise<{ reset(): void; describe(): string }> {
+  const { monitorEventLoopDelay } = await import('node:perf_hooks');
+  const { READ_MODEL_WAITER } = await import('../src/infra/projections/read-model-waiter');
+  const waiter = app.get(READ_MODEL_WAITER);
+  const original = waiter.waitFor.bind(waiter);
+  let waits: number[] = [];
+  waiter.waitFor = async (position: unknown, timeoutMs: number) => {
+    const started = performance.now();
+    const reached = await original(position, timeoutMs);
+    waits.push(performance.now() - started);
+    return reached;
+  };
+  // Each append (a durable commit) and each read of the log, timed in the store.
+  const { EventStoreService } = await import('../src/infra/event-store/event-store.service');
+  const store = app.get(EventStoreService).store;
+  let appends: number[] = [];
+  let logReads: number[] = [];
+  const timed = (name: 'appendToStream' | 'readAll', into: () => number[]) => {
+    const inner = store[name].bind(store) as (...args: unknown[]) => Promise<unknown>;
+    (store as any)[name] = async (...args: unknown[]) => {
+      const started = performance.now();
+      try {
+        return await inner(...args);
+      } finally {
+        into().push(performance.now() - started);
+      }
+    };
+  };
+  timed('appendToStream', () => appends);
+  timed('readAll', () => logReads);
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
+  const pct = (values: number[], p: number) => (values.length ? values[Math.min(values.length - 1, Math.floor((p / 100) * values.length))] : 0);
+  return {
+    reset() {
+      waits = [];
+      appends = [];
+      logReads = [];
+      loop.reset();
+    },
+    describe() {
+      const sorted = [...waits].sort((a, b) => a - b);
+      const appendsSorted = [...appends].sort((a, b) => a - b);
+      const readsSorted = [...logReads].sort((a, b) => a - b);
+      return (
+        `  timing: read-your-writes wait p50 ${pct(sorted, 50).toFixed(1)} / p99 ${pct(sorted, 99).toFixed(1)} ms (${sorted.length} waits); ` +
+        `append p50 ${pct(appendsSorted, 50).toFixed(1)} / p99 ${pct(appendsSorted, 99).toFixed(1)} ms (${appendsSorted.length}); ` +
+        `log read p50 ${pct(readsSorted, 50).toFixed(1)} / p99 ${pct(readsSorted, 99).toFixed(1)} ms (${readsSorted.length}); ` +
+        `event-loop delay p50 ${(loop.percentile(50) / 1e6).toFixed(1)} / p99 ${(loop.percentile(99) / 1e6).toFixed(1)} / max ${(loop.max / 1e6).toFixed(1)} ms`
+      );
+    },
+  };
 }
 
 function describePhase(result: PhaseResult, spentMs: Record<string, number>, report: (line: string) => void): void {

@@ -16,7 +16,10 @@ const REACTOR_IDLE_CHECKPOINT_MS = 1000;
  * batch under load costs a round trip per reactor per append.
  */
 const REACTOR_BUSY_CHECKPOINT_MS = 250;
-/** How soon a reactor records where it stopped once the log goes quiet. */
+/**
+ * How soon a reactor records where it stopped once the log goes quiet: no events for this long
+ * (not merely an empty read, which a steady trickle of appends makes happen between every two).
+ */
 const REACTOR_QUIET_CHECKPOINT_MS = 100;
 /** Reactors read the log at most this many events at a time (so does a caught-up projector, with them). */
 const REACTOR_BATCH_SIZE = 200;
@@ -571,6 +574,7 @@ export class ProjectionRunner {
     let appliedSinceCheckpoint = 0;
     let failures = 0;
     let checkpointedAt = 0;
+    let eventsSeenAt = 0;
     let unsaved = false;
     // The checkpoint moves only now and then while the log is busy (and whenever it goes quiet):
     // re-reading a few skipped events, or reacting again to a few handled ones, after a restart
@@ -596,10 +600,11 @@ export class ProjectionRunner {
         }
         const batch = await this.sharedReadAll(from, this.reactorBatchSize);
         if (batch.length === 0) {
-          if (unsaved && Date.now() - checkpointedAt >= REACTOR_QUIET_CHECKPOINT_MS) await checkpoint(from, true);
+          if (unsaved && Date.now() - Math.max(checkpointedAt, eventsSeenAt) >= REACTOR_QUIET_CHECKPOINT_MS) await checkpoint(from, true);
           await this.idle(this.nextDelay(from));
           continue;
         }
+        eventsSeenAt = Date.now();
         if (reactor.reactBatch) {
           // One call for the batch's handled events (the webhook reactor batches its reads and writes).
           const handled = batch.filter((event) => types.has(event.type));
