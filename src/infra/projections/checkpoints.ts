@@ -5,7 +5,8 @@ import { Position, START_POSITION } from '../event-store/event-store.port';
  * One row per projection and reactor. `projection_checkpoints_advance` moves checkpoints from
  * where the caller expects them to be, and raises (aborting the caller's transaction) when one
  * is not there, so a batch can send its writes and the move without waiting for a read first.
- * The DDL runs as one implicit transaction (a multi-statement simple query) under an advisory lock, so processes booting at once do not race on the DDL.
+ * The DDL runs as one implicit transaction (a multi-statement simple query) under an advisory
+ * lock, so processes booting at once do not race on the DDL.
  * `last_error` is set while a consumer is stuck on an event and cleared once it moves on, so
  * `/health` and `projections:status` see a failing consumer from any process.
  */
