@@ -1,7 +1,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifyWebhookSignature } from '../../src/webhooks/verify-signature';
-import { eventually } from './test-app';
+import { PlatformClient, eventually } from './test-app';
 
 /** One request the receiver got, with its signature checked against the published key. */
 export interface ReceivedWebhook {
@@ -42,6 +42,17 @@ export class WebhookReceiver {
     if (options.respond) receiver.respond = options.respond;
     if (options.publicKeyPem) receiver.publicKeyPem = options.publicKeyPem;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return receiver;
+  }
+
+  /**
+   * A receiver that checks signatures with the platform's published key and is the platform's
+   * webhook endpoint (`PATCH /config`).
+   */
+  static async forPlatform(api: PlatformClient, options: { respond?: Responder } = {}): Promise<WebhookReceiver> {
+    const config = await api.get('/config').expect(200);
+    const receiver = await WebhookReceiver.start({ ...options, publicKeyPem: config.body.webhookPublicKey });
+    await api.patch('/config').send({ webhookEndpoint: receiver.url() }).expect(200);
     return receiver;
   }
 

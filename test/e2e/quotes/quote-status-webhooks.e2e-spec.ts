@@ -14,9 +14,7 @@ const LIFETIME_MS = 1_500;
 describe('quotes: OUTGOING_PAYMENT webhooks of expiry and SCA', () => {
   async function startWithReceiver(env: Record<string, string> = {}): Promise<{ testApp: TestApp; receiver: WebhookReceiver }> {
     const testApp = await startTestApp({ env });
-    const config = await testApp.platform.api.get('/config').expect(200);
-    const receiver = await WebhookReceiver.start({ publicKeyPem: config.body.webhookPublicKey });
-    await testApp.platform.api.patch('/config').send({ webhookEndpoint: receiver.url() }).expect(200);
+    const receiver = await WebhookReceiver.forPlatform(testApp.platform.api);
     return { testApp, receiver };
   }
 

@@ -18,9 +18,7 @@ describe('SCA: expired challenges and sessions on quotes', () => {
 
   beforeAll(async () => {
     testApp = await startTestApp({ platformConfig: SCA_PLATFORM_CONFIG, env: { SCA_CHALLENGE_TTL_MS: '8000', SCA_SESSION_TTL_MS: '4000' } });
-    const config = await testApp.platform.api.get('/config').expect(200);
-    receiver = await WebhookReceiver.start({ publicKeyPem: config.body.webhookPublicKey });
-    await testApp.platform.api.patch('/config').send({ webhookEndpoint: receiver.url() }).expect(200);
+    receiver = await WebhookReceiver.forPlatform(testApp.platform.api);
   });
 
   afterAll(async () => {

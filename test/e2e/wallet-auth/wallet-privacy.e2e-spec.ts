@@ -14,9 +14,7 @@ describe('embedded wallet privacy in the internal account lists', () => {
 
   beforeAll(async () => {
     testApp = await startTestApp();
-    const config = await testApp.platform.api.get('/config').expect(200);
-    receiver = await WebhookReceiver.start({ publicKeyPem: config.body.webhookPublicKey });
-    await testApp.platform.api.patch('/config').send({ webhookEndpoint: receiver.url() }).expect(200);
+    receiver = await WebhookReceiver.forPlatform(testApp.platform.api);
   });
 
   afterAll(async () => {
