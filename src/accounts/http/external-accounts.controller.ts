@@ -65,7 +65,7 @@ export class ExternalAccountsController {
   async list(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>): Promise<Page<ExternalAccountView>> {
     const reader = new QueryReader(query, ['customerId', 'currency']);
     const filters = { customerId: reader.id('customerId', 'Customer'), currency: reader.oneOf('currency', CURRENCY_CODES) };
-    const page = reader.page();
+    const page = reader.page('ExternalAccount');
     reader.done();
     return this.query.list(request.platform.platformId, filters, page);
   }

@@ -26,7 +26,7 @@ export class InternalAccountsController {
       type: reader.oneOf('type', ACCOUNT_TYPES),
       currency: reader.oneOf('currency', CURRENCY_CODES),
     };
-    const page = reader.page();
+    const page = reader.page('InternalAccount');
     reader.done();
     return this.query.list(request.platform.platformId, filters, page);
   }

@@ -38,7 +38,7 @@ export class TransactionsController {
       createdAfter: reader.dateTime('createdAfter'),
       createdBefore: reader.dateTime('createdBefore'),
     };
-    const page = reader.page();
+    const page = reader.page('Transaction');
     reader.done();
     return this.query.list(request.platform.platformId, filters, page);
   }

@@ -77,7 +77,7 @@ export class CustomersController {
       email: reader.string('email', 254),
       includeDeleted: reader.boolean('includeDeleted'),
     };
-    const page = reader.page();
+    const page = reader.page('Customer');
     reader.done();
     return this.query.list(request.platform.platformId, filters, page);
   }

@@ -39,7 +39,7 @@ export class VerificationsController {
   async list(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>): Promise<Page<VerificationView>> {
     const reader = new QueryReader(query, ['customerId', 'verificationStatus']);
     const filters = { customerId: reader.id('customerId', 'Customer'), verificationStatus: reader.oneOf('verificationStatus', VERIFICATION_STATUSES) };
-    const page = reader.page();
+    const page = reader.page('Verification');
     reader.done();
     return this.query.listVerifications(request.platform.platformId, filters, page);
   }

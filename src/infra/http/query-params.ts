@@ -74,13 +74,14 @@ export class QueryReader {
   }
 
   /**
-   * Lists read through a QueryReader page by `(createdAt, id)`. A cursor that decodes but holds
-   * anything else (forged, or another kind of list's) is a bad parameter, not a query to run.
+   * Lists read through a QueryReader page by `(createdAt, id)`, ids of `idPrefix`. A cursor that
+   * decodes but holds anything else (forged, or another list's) is a bad parameter, not a query
+   * to run.
    */
-  page(): PageRequest {
+  page(idPrefix: IdPrefix): PageRequest {
     const errorsBefore = this.errors.length;
     const page = parsePageRequest(this.query, this.errors);
-    if (page.cursor && !isKeysetCursor(page.cursor)) {
+    if (page.cursor && !isKeysetCursor(page.cursor, idPrefix)) {
       if (this.errors.length === errorsBefore) {
         this.errors.push({ field: 'cursor', constraint: 'FORMAT', message: 'cursor is not a cursor this service issued' });
       }
@@ -95,14 +96,10 @@ export class QueryReader {
   }
 }
 
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-/** The `(createdAt, id)` key `toPage` writes: an ISO instant and a prefixed id. */
-function isKeysetCursor(cursor: Record<string, unknown>): boolean {
+/** The `(createdAt, id)` key `toPage` writes: an ISO instant as toISOString gives it, an id. */
+function isKeysetCursor(cursor: Record<string, unknown>, idPrefix: IdPrefix): boolean {
   const { createdAt, id } = cursor;
-  return (
-    Object.keys(cursor).length === 2 &&
-    typeof createdAt === 'string' && ISO_INSTANT.test(createdAt) && !Number.isNaN(Date.parse(createdAt)) &&
-    typeof id === 'string' && /^[A-Za-z]+:[0-9a-fA-F-]{36}$/.test(id)
-  );
+  if (Object.keys(cursor).length !== 2 || typeof createdAt !== 'string' || parseId(idPrefix, id) === null) return false;
+  const millis = Date.parse(createdAt);
+  return !Number.isNaN(millis) && new Date(millis).toISOString() === createdAt;
 }

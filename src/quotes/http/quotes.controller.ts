@@ -7,7 +7,6 @@ import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
 import { QueryReader } from '../../infra/http/query-params';
 import { Idempotent } from '../../infra/http/route-metadata';
 import { checkBody, throwIfAny } from '../../infra/http/validation';
-import { parseId } from '../../infra/ids';
 import { requirePathId } from '../../shared/validation/path-ids';
 import { QuoteCreationService } from '../creation/quote-creation.service';
 import { QuoteAuthorizationService } from '../authorization/quote-authorization.service';
@@ -49,11 +48,7 @@ export class QuotesController {
       createdAfter: reader.dateTime('createdAfter'),
       createdBefore: reader.dateTime('createdBefore'),
     };
-    const page = reader.page();
-    // A cursor is ours only if it names a position in this list (a forged one must not reach SQL).
-    if (page.cursor && !isQuoteListPosition(page.cursor)) {
-      reader.errors.push({ field: 'cursor', constraint: 'FORMAT', message: 'cursor is not a cursor this service issued' });
-    }
+    const page = reader.page('Quote');
     reader.done();
     return this.query.list(request.platform.platformId, filters, page);
   }
@@ -81,14 +76,6 @@ export class QuotesController {
       scaFactor,
     });
   }
-}
-
-/** The sort key `GET /quotes` puts in its cursors: the last quote's `createdAt` (ISO) and id. */
-function isQuoteListPosition(cursor: Record<string, unknown>): boolean {
-  const { createdAt, id } = cursor;
-  if (typeof createdAt !== 'string' || parseId('Quote', id) === null) return false;
-  const millis = Date.parse(createdAt);
-  return !Number.isNaN(millis) && new Date(millis).toISOString() === createdAt;
 }
 
 /**
