@@ -95,7 +95,7 @@ export class TransfersService {
       const field = direction === 'OUT' ? 'destination.accountId' : 'source.accountId';
       throw new ValidationError([{ field, constraint: 'FORMAT', message: 'The external account belongs to another customer' }]);
     }
-    const customer = await this.approvedCustomer(platformId, internal.customerId);
+    const customer = internal.customerId ? await this.customers.findApprovedToTransact(platformId, internal.customerId) : null;
     await this.assertAmountInRange(platformId, internal.currency, request.amount);
     return {
       transactionId: newId('Transaction'),
@@ -331,22 +331,6 @@ export class TransfersService {
       throw new ValidationError([{ field, constraint: 'ENUM', message: `${field} must be one the external account supports: ${supported.join(', ')}` }]);
     }
     return requested;
-  }
-
-  /** The transfer's customer must exist, not be deleted, and be approved (KYC or KYB). */
-  private async approvedCustomer(platformId: string, customerId: string | null) {
-    if (!customerId) return null;
-    const customer = await this.customers.findById(platformId, customerId);
-    if (!customer) throw new DomainError('USER_NOT_FOUND', 'Customer not found');
-    if (customer.isDeleted) throw new DomainError('CUSTOMER_DELETED', 'The customer was deleted');
-    const status = customer.customerType === 'INDIVIDUAL' ? customer.kycStatus : customer.kybStatus;
-    if (status !== 'APPROVED') {
-      throw new DomainError('FORBIDDEN', 'The customer is not approved to transact', {
-        reason: 'CUSTOMER_NOT_APPROVED',
-        [customer.customerType === 'INDIVIDUAL' ? 'kycStatus' : 'kybStatus']: status,
-      });
-    }
-    return customer;
   }
 
   private async assertAmountInRange(platformId: string, currency: string, amount: number): Promise<void> {

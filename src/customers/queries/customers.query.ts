@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
+import { DomainError } from '../../infra/domain/domain-error';
 import { PG_POOL } from '../../infra/postgres/pool';
 import { Page, PageRequest, toPage } from '../../infra/http/pagination';
 import { CustomerState } from '../domain/customer/customer.decider';
@@ -36,6 +37,24 @@ export class CustomersQuery {
       [platformId, customerId],
     );
     return result.rows[0]?.view ?? null;
+  }
+
+  /**
+   * A customer who may move money: exists (404 USER_NOT_FOUND), not deleted (410
+   * CUSTOMER_DELETED) and approved, KYC or KYB (403 with reason CUSTOMER_NOT_APPROVED).
+   */
+  async findApprovedToTransact(platformId: string, customerId: string): Promise<CustomerView> {
+    const customer = await this.findById(platformId, customerId);
+    if (!customer) throw new DomainError('USER_NOT_FOUND', 'Customer not found');
+    if (customer.isDeleted) throw new DomainError('CUSTOMER_DELETED', 'The customer was deleted');
+    const status = customer.customerType === 'INDIVIDUAL' ? customer.kycStatus : customer.kybStatus;
+    if (status !== 'APPROVED') {
+      throw new DomainError('FORBIDDEN', 'The customer is not approved to transact', {
+        reason: 'CUSTOMER_NOT_APPROVED',
+        [customer.customerType === 'INDIVIDUAL' ? 'kycStatus' : 'kybStatus']: status,
+      });
+    }
+    return customer;
   }
 
   /** The folded state (includes write-only fields); for this context's services only. */

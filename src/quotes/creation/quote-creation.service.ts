@@ -68,7 +68,7 @@ export class QuoteCreationService {
     const [platform, source] = await inOrder(this.platformConfig.findRaw(platformId), this.resolveSource(platformId, request));
     if (!platform) throw new DomainError('NOT_FOUND', 'Platform not found');
     const [customer, destination] = await inOrder(
-      source.customerId ? this.approvedCustomer(platformId, source.customerId) : Promise.resolve(null),
+      source.customerId ? this.customers.findApprovedToTransact(platformId, source.customerId) : Promise.resolve(null),
       this.resolveDestination(platformId, request, source),
     );
     if (destination.internalAccountId !== null && destination.internalAccountId === source.account?.accountId) {
@@ -222,21 +222,6 @@ export class QuoteCreationService {
       scenario: quoteScenarioFor(external.primaryIdentifier),
       counterparty: async () => beneficiaryFacts(external),
     };
-  }
-
-  /** The quote's customer must exist, not be deleted, and be approved (KYC or KYB). */
-  private async approvedCustomer(platformId: string, customerId: string): Promise<CustomerView> {
-    const customer = await this.customers.findById(platformId, customerId);
-    if (!customer) throw new DomainError('USER_NOT_FOUND', 'Customer not found');
-    if (customer.isDeleted) throw new DomainError('CUSTOMER_DELETED', 'The customer was deleted');
-    const status = customer.customerType === 'INDIVIDUAL' ? customer.kycStatus : customer.kybStatus;
-    if (status !== 'APPROVED') {
-      throw new DomainError('FORBIDDEN', 'The customer is not approved to transact', {
-        reason: 'CUSTOMER_NOT_APPROVED',
-        [customer.customerType === 'INDIVIDUAL' ? 'kycStatus' : 'kybStatus']: status,
-      });
-    }
-    return customer;
   }
 }
 
