@@ -1,6 +1,8 @@
 import { createHash, generateKeyPairSync, KeyObject, randomBytes, sign } from 'node:crypto';
 import type { PasskeyAssertion, PasskeyAttestation, StoredPasskeyCredential } from '../../src/infra/crypto/webauthn';
 import { SANDBOX_PASSKEY_SIGNATURE_LITERAL } from '../../src/infra/crypto/webauthn';
+import { encodeCbor } from '../../src/infra/crypto/cbor';
+import { authenticatorDataHeader, cosePublicKey } from '../../src/wallet-auth/client/software-passkey';
 
 /**
  * A software WebAuthn authenticator for tests, no browser needed (CRYPTO-NOTES.md): one P-256
@@ -75,7 +77,7 @@ export class SoftwareAuthenticator {
 
   /** What the server stores after a successful registration (for tests that skip registering). */
   storedCredential(): StoredPasskeyCredential {
-    return { credentialId: this.credentialId, publicKey: this.coseKey().toString('base64url'), counter: 0 };
+    return { credentialId: this.credentialId, publicKey: cosePublicKey(this.publicKey).toString('base64url'), counter: 0 };
   }
 
   /** navigator.credentials.create() with a base64url challenge; "none" attestation, counter 0. */
@@ -84,7 +86,7 @@ export class SoftwareAuthenticator {
     const idLength = Buffer.alloc(2);
     idLength.writeUInt16BE(this.credentialIdBytes.length);
     const flags = this.flags(options) | FLAG_ATTESTED_DATA;
-    const authData = Buffer.concat([this.header(options.rpId, flags, 0), Buffer.alloc(16), idLength, this.credentialIdBytes, this.coseKey()]);
+    const authData = Buffer.concat([authenticatorDataHeader(options.rpId ?? this.rpId, flags, 0), Buffer.alloc(16), idLength, this.credentialIdBytes, cosePublicKey(this.publicKey)]);
     const attestationObject = encodeCbor(new Map<unknown, unknown>([['fmt', 'none'], ['attStmt', new Map()], ['authData', authData]]));
     return {
       credentialId: options.credentialIdOverride ?? this.credentialId,
@@ -100,7 +102,7 @@ export class SoftwareAuthenticator {
     const clientDataJson = this.clientData(options.type ?? 'webauthn.get', challenge, options);
     const counter = options.counter ?? this.signCount + 1;
     this.signCount = Math.max(this.signCount, counter);
-    const authenticatorData = this.header(options.rpId, this.flags(options), counter);
+    const authenticatorData = authenticatorDataHeader(options.rpId ?? this.rpId, this.flags(options), counter);
     const clientDataHash = createHash('sha256').update(clientDataJson).digest();
     const signature = sign('sha256', Buffer.concat([authenticatorData, clientDataHash]), { key: this.privateKey, dsaEncoding: 'der' });
     return {
@@ -129,26 +131,6 @@ export class SoftwareAuthenticator {
     if (options.userVerified === false) flags &= ~FLAG_USER_VERIFIED;
     return flags;
   }
-
-  private header(rpId: string | undefined, flags: number, counter: number): Buffer {
-    const counterBytes = Buffer.alloc(4);
-    counterBytes.writeUInt32BE(counter);
-    return Buffer.concat([createHash('sha256').update(rpId ?? this.rpId, 'utf8').digest(), Buffer.from([flags]), counterBytes]);
-  }
-
-  /** COSE EC2 key, minimal CBOR in key order 1, 3, -1, -2, -3 (kty EC2, alg ES256, crv P-256, x, y). */
-  private coseKey(): Buffer {
-    const jwk = this.publicKey.export({ format: 'jwk' });
-    return encodeCbor(
-      new Map<unknown, unknown>([
-        [1, 2],
-        [3, -7],
-        [-1, 1],
-        [-2, Buffer.from(jwk.x!, 'base64url')],
-        [-3, Buffer.from(jwk.y!, 'base64url')],
-      ]),
-    );
-  }
 }
 
 /** Flips one bit in the middle of the signature's s value: still DER, no longer valid. */
@@ -169,30 +151,4 @@ export function tamperAuthenticatorData(assertion: PasskeyAssertion): PasskeyAss
 export function tamperClientData(assertion: PasskeyAssertion, changes: Record<string, unknown>): PasskeyAssertion {
   const data = JSON.parse(Buffer.from(assertion.clientDataJson, 'base64url').toString('utf8'));
   return { ...assertion, clientDataJson: Buffer.from(JSON.stringify({ ...data, ...changes }), 'utf8').toString('base64url') };
-}
-
-/** Minimal CBOR encoder for the test authenticator: integers, text, bytes and maps (in insertion order). */
-export function encodeCbor(value: unknown): Buffer {
-  if (Buffer.isBuffer(value)) return Buffer.concat([head(2, value.length), value]);
-  if (typeof value === 'string') {
-    const bytes = Buffer.from(value, 'utf8');
-    return Buffer.concat([head(3, bytes.length), bytes]);
-  }
-  if (typeof value === 'number' && Number.isInteger(value)) return value >= 0 ? head(0, value) : head(1, -1 - value);
-  if (value instanceof Map) {
-    const parts = [head(5, value.size)];
-    for (const [key, item] of value) parts.push(encodeCbor(key), encodeCbor(item));
-    return Buffer.concat(parts);
-  }
-  throw new Error(`encodeCbor: unsupported value ${String(value)}`);
-}
-
-function head(major: number, argument: number): Buffer {
-  if (argument < 24) return Buffer.from([(major << 5) | argument]);
-  if (argument < 0x100) return Buffer.from([(major << 5) | 24, argument]);
-  if (argument < 0x10000) return Buffer.from([(major << 5) | 25, argument >> 8, argument & 0xff]);
-  const bytes = Buffer.alloc(5);
-  bytes[0] = (major << 5) | 26;
-  bytes.writeUInt32BE(argument, 1);
-  return bytes;
 }

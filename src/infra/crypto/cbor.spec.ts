@@ -1,5 +1,4 @@
-import { encodeCbor } from '../../../test/support/webauthn-authenticator';
-import { decodeCbor, decodeCborPrefix } from './cbor';
+import { decodeCbor, decodeCborPrefix, encodeCbor } from './cbor';
 
 describe('decodeCbor', () => {
   it('reads integers, text, bytes, arrays, maps and simple values', () => {

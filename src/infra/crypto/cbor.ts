@@ -106,3 +106,32 @@ class Reader {
 function toNumber(argument: number | bigint): number | bigint {
   return typeof argument === 'bigint' && argument <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(argument) : argument;
 }
+
+/**
+ * The matching minimal encoder (integers, text, byte strings, maps in insertion order): what a
+ * software authenticator needs to write COSE keys and attestation objects.
+ */
+export function encodeCbor(value: unknown): Buffer {
+  if (Buffer.isBuffer(value)) return Buffer.concat([encodeHead(2, value.length), value]);
+  if (typeof value === 'string') {
+    const bytes = Buffer.from(value, 'utf8');
+    return Buffer.concat([encodeHead(3, bytes.length), bytes]);
+  }
+  if (typeof value === 'number' && Number.isInteger(value)) return value >= 0 ? encodeHead(0, value) : encodeHead(1, -1 - value);
+  if (value instanceof Map) {
+    const parts = [encodeHead(5, value.size)];
+    for (const [key, item] of value) parts.push(encodeCbor(key), encodeCbor(item));
+    return Buffer.concat(parts);
+  }
+  throw new CborError(`encodeCbor: unsupported value ${String(value)}`);
+}
+
+function encodeHead(major: number, argument: number): Buffer {
+  if (argument < 24) return Buffer.from([(major << 5) | argument]);
+  if (argument < 0x100) return Buffer.from([(major << 5) | 24, argument]);
+  if (argument < 0x10000) return Buffer.from([(major << 5) | 25, argument >> 8, argument & 0xff]);
+  const bytes = Buffer.alloc(5);
+  bytes[0] = (major << 5) | 26;
+  bytes.writeUInt32BE(argument, 1);
+  return bytes;
+}

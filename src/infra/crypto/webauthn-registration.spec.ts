@@ -1,4 +1,5 @@
-import { encodeCbor, SoftwareAuthenticator } from '../../../test/support/webauthn-authenticator';
+import { SoftwareAuthenticator } from '../../../test/support/webauthn-authenticator';
+import { encodeCbor } from './cbor';
 import { decodeCbor } from './cbor';
 import { generateRegistrationChallenge, PasskeyAttestation, verifyPasskeyRegistration } from './webauthn';
 

@@ -1,4 +1,5 @@
 import { createHash, generateKeyPairSync, KeyObject, randomBytes, sign } from 'node:crypto';
+import { encodeCbor } from '../../infra/crypto/cbor';
 import type { PasskeyAssertion, PasskeyAttestation } from '../../infra/crypto/webauthn';
 
 const FLAG_USER_PRESENT = 0x01;
@@ -42,17 +43,13 @@ export class SoftwarePasskey {
     const idLength = Buffer.alloc(2);
     idLength.writeUInt16BE(credentialIdBytes.length);
     const authData = Buffer.concat([
-      this.authenticatorDataHeader(FLAG_USER_PRESENT | FLAG_USER_VERIFIED | FLAG_ATTESTED_DATA, 0),
+      authenticatorDataHeader(this.options.rpId, FLAG_USER_PRESENT | FLAG_USER_VERIFIED | FLAG_ATTESTED_DATA, 0),
       Buffer.alloc(16),
       idLength,
       credentialIdBytes,
-      this.coseKey(),
+      cosePublicKey(this.publicKey),
     ]);
-    const attestationObject = cborMap([
-      [cborText('fmt'), cborText('none')],
-      [cborText('attStmt'), cborMap([])],
-      [cborText('authData'), cborBytes(authData)],
-    ]);
+    const attestationObject = encodeCbor(new Map<string, unknown>([['fmt', 'none'], ['attStmt', new Map()], ['authData', authData]]));
     return { credentialId: this.credentialId, clientDataJson: clientDataJson.toString('base64url'), attestationObject: attestationObject.toString('base64url'), transports: ['internal'] };
   }
 
@@ -63,7 +60,7 @@ export class SoftwarePasskey {
   assert(challengeHex: string): PasskeyAssertion {
     const clientDataJson = this.clientData('webauthn.get', Buffer.from(challengeHex, 'utf8').toString('base64url'));
     this.signCount += 1;
-    const authenticatorData = this.authenticatorDataHeader(FLAG_USER_PRESENT | FLAG_USER_VERIFIED, this.signCount);
+    const authenticatorData = authenticatorDataHeader(this.options.rpId, FLAG_USER_PRESENT | FLAG_USER_VERIFIED, this.signCount);
     const clientDataHash = createHash('sha256').update(clientDataJson).digest();
     const signature = sign('sha256', Buffer.concat([authenticatorData, clientDataHash]), { key: this.privateKey, dsaEncoding: 'der' });
     return {
@@ -77,49 +74,25 @@ export class SoftwarePasskey {
   private clientData(type: string, challenge: string): Buffer {
     return Buffer.from(JSON.stringify({ type, challenge, origin: this.options.origin, crossOrigin: false }), 'utf8');
   }
-
-  private authenticatorDataHeader(flags: number, counter: number): Buffer {
-    const counterBytes = Buffer.alloc(4);
-    counterBytes.writeUInt32BE(counter);
-    return Buffer.concat([createHash('sha256').update(this.options.rpId, 'utf8').digest(), Buffer.from([flags]), counterBytes]);
-  }
-
-  /** COSE EC2 key in minimal CBOR, keys in order 1, 3, -1, -2, -3 (kty EC2, ES256, P-256, x, y). */
-  private coseKey(): Buffer {
-    const jwk = this.publicKey.export({ format: 'jwk' });
-    return cborMap([
-      [cborInt(1), cborInt(2)],
-      [cborInt(3), cborInt(-7)],
-      [cborInt(-1), cborInt(1)],
-      [cborInt(-2), cborBytes(Buffer.from(jwk.x!, 'base64url'))],
-      [cborInt(-3), cborBytes(Buffer.from(jwk.y!, 'base64url'))],
-    ]);
-  }
 }
 
-function cborHead(major: number, argument: number): Buffer {
-  if (argument < 24) return Buffer.from([(major << 5) | argument]);
-  if (argument < 0x100) return Buffer.from([(major << 5) | 24, argument]);
-  if (argument < 0x10000) return Buffer.from([(major << 5) | 25, argument >> 8, argument & 0xff]);
-  const bytes = Buffer.alloc(5);
-  bytes[0] = (major << 5) | 26;
-  bytes.writeUInt32BE(argument, 1);
-  return bytes;
+/** The first 37 bytes of authenticator data: rp id hash, flags, signature counter. */
+export function authenticatorDataHeader(rpId: string, flags: number, counter: number): Buffer {
+  const counterBytes = Buffer.alloc(4);
+  counterBytes.writeUInt32BE(counter);
+  return Buffer.concat([createHash('sha256').update(rpId, 'utf8').digest(), Buffer.from([flags]), counterBytes]);
 }
 
-function cborInt(value: number): Buffer {
-  return value >= 0 ? cborHead(0, value) : cborHead(1, -1 - value);
-}
-
-function cborText(value: string): Buffer {
-  const bytes = Buffer.from(value, 'utf8');
-  return Buffer.concat([cborHead(3, bytes.length), bytes]);
-}
-
-function cborBytes(value: Buffer): Buffer {
-  return Buffer.concat([cborHead(2, value.length), value]);
-}
-
-function cborMap(entries: Array<[Buffer, Buffer]>): Buffer {
-  return Buffer.concat([cborHead(5, entries.length), ...entries.flat()]);
+/** COSE EC2 key in minimal CBOR, keys in order 1, 3, -1, -2, -3 (kty EC2, ES256, P-256, x, y). */
+export function cosePublicKey(publicKey: KeyObject): Buffer {
+  const jwk = publicKey.export({ format: 'jwk' });
+  return encodeCbor(
+    new Map<number, unknown>([
+      [1, 2],
+      [3, -7],
+      [-1, 1],
+      [-2, Buffer.from(jwk.x!, 'base64url')],
+      [-3, Buffer.from(jwk.y!, 'base64url')],
+    ]),
+  );
 }
