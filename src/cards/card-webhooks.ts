@@ -28,6 +28,7 @@ export function cardWebhooks(event: RecordedEvent, streamUpToEvent: RecordedEven
 export function cardWebhookMapper(events: EventStoreService): WebhookMapper {
   return {
     eventTypes: CARD_WEBHOOK_EVENT_TYPES,
+    platformOf: (event) => (event.data as { platformId: string }).platformId,
     async toWebhooks(event: RecordedEvent): Promise<WebhookDraft[]> {
       const platformId = (event.data as { platformId: string }).platformId;
       const drafts = cardWebhooks(event, await readStreamUpTo(events, event));

@@ -28,6 +28,20 @@ describe('WebhookMappers', () => {
   it('refuses a mapper without event types', () => {
     expect(() => new WebhookMappers().register(mapper([]))).toThrow();
   });
+
+  it("names the platforms an event's webhooks go to before mapping it, or null when a mapper cannot tell", () => {
+    const mappers = new WebhookMappers();
+    mappers.register(mapper(['QuoteCreated', 'CardIssued']));
+    mappers.register({ ...mapper(['CardIssued']), platformOf: (event) => (event.data as { platformId: string }).platformId });
+    const event = (type: string, metadataPlatform: string | null, dataPlatform?: string) =>
+      ({ type, data: { platformId: dataPlatform }, metadata: { platformId: metadataPlatform } }) as unknown as RecordedEvent;
+    expect(mappers.platformsOf(event('QuoteCreated', 'Platform:a'))).toEqual(['Platform:a']);
+    expect(mappers.platformsOf(event('CardIssued', 'Platform:a', 'Platform:b'))).toEqual(['Platform:a', 'Platform:b']);
+    expect(mappers.platformsOf(event('CardIssued', 'Platform:a', 'Platform:a'))).toEqual(['Platform:a']);
+    // A system task's event without a platform in its metadata: mapped to find out.
+    expect(mappers.platformsOf(event('QuoteCreated', null))).toBeNull();
+    expect(mappers.platformsOf(event('Unknown', 'Platform:a'))).toEqual([]);
+  });
 });
 
 describe('webhook ids', () => {

@@ -32,6 +32,12 @@ export interface WebhookDraft {
 export interface WebhookMapper {
   eventTypes: string[];
   toWebhooks(event: RecordedEvent): Promise<WebhookDraft[]>;
+  /**
+   * The platform this mapper's webhooks for `event` go to, known without mapping it (the reactor
+   * skips mapping events whose platforms have no endpoint). Default: the event's
+   * `metadata.platformId`. Set it when drafts carry their own `platformId`.
+   */
+  platformOf?(event: RecordedEvent): string | null;
 }
 
 /** `OUTGOING_PAYMENT.COMPLETED`, `CARD.STATE_CHANGE`, `TEST`. */
@@ -67,5 +73,19 @@ export class WebhookMappers {
 
   mappersFor(eventType: string): WebhookMapper[] {
     return this.byEventType.get(eventType) ?? [];
+  }
+
+  /**
+   * The platforms `event`'s webhooks would go to, as the mappers declare them before mapping;
+   * null when one of them cannot tell (then the event is mapped to find out).
+   */
+  platformsOf(event: RecordedEvent): string[] | null {
+    const platforms = new Set<string>();
+    for (const mapper of this.mappersFor(event.type)) {
+      const platformId = mapper.platformOf ? mapper.platformOf(event) : event.metadata.platformId;
+      if (!platformId) return null;
+      platforms.add(platformId);
+    }
+    return [...platforms];
   }
 }

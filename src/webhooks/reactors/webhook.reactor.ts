@@ -44,7 +44,18 @@ export class WebhookReactor implements Reactor {
   async reactBatch(events: RecordedEvent[]): Promise<void> {
     // Webhooks are tried for the retry window after their event; older ones (a replay of old
     // history, a reactor that was off for longer) would only surprise the platform.
-    const recent = events.filter((event) => Date.now() - event.createdAt.getTime() <= this.settings.retryWindowMs);
+    const inWindow = events.filter((event) => Date.now() - event.createdAt.getTime() <= this.settings.retryWindowMs);
+    // Platforms without an endpoint get no webhooks (nothing piles up for 7 days): events whose
+    // platforms are known to have none are not even mapped (mapping reads streams and rows).
+    const endpointKnown = new Map<string, boolean>();
+    const hasEndpoint = async (platformIds: string[]) => {
+      const unknown = platformIds.filter((platformId) => !endpointKnown.has(platformId));
+      const endpoints = await Promise.all(unknown.map((platformId) => this.deliveries.endpointOf(platformId)));
+      unknown.forEach((platformId, index) => endpointKnown.set(platformId, Boolean(endpoints[index])));
+    };
+    const declared = inWindow.map((event) => this.mappers.platformsOf(event));
+    await hasEndpoint([...new Set(declared.flatMap((platforms) => platforms ?? []))]);
+    const recent = inWindow.filter((_, index) => declared[index] === null || declared[index]!.some((platformId) => endpointKnown.get(platformId)));
     const draftsPerEvent = await mapConcurrently(recent, MAPPER_CONCURRENCY, (event) => this.draftsOf(event));
     const candidates: Array<{ event: RecordedEvent; draft: WebhookDraft; platformId: string; key: string }> = [];
     recent.forEach((event, index) => {
@@ -62,13 +73,9 @@ export class WebhookReactor implements Reactor {
     });
     if (candidates.length === 0) return;
 
-    // Platforms without an endpoint get no webhooks (nothing piles up for 7 days).
-    const platformIds = [...new Set(candidates.map((candidate) => candidate.platformId))];
-    const endpoints = await Promise.all(platformIds.map((platformId) => this.deliveries.endpointOf(platformId)));
-    const withEndpoint = new Set(platformIds.filter((_, index) => endpoints[index]));
-
+    await hasEndpoint([...new Set(candidates.map((candidate) => candidate.platformId))]);
     const deliveries: NewDelivery[] = candidates
-      .filter((candidate) => withEndpoint.has(candidate.platformId))
+      .filter((candidate) => endpointKnown.get(candidate.platformId))
       .map(({ event, draft, platformId, key }) => {
         const webhookId = webhookIdFor(platformId, event.id, draft.type, key, event.createdAt.getTime());
         return {
