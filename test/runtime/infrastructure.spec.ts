@@ -26,7 +26,12 @@ describe('local runtime', () => {
   it('keeps Postgres data across a restart, a kill -9 and a stale pid file', async () => {
     const dataDir = join(root, 'postgres');
     const first = await startEmbeddedPostgres({ dataDir });
-    expect(first.url).toMatch(/^postgres:\/\/postgres:[^@]+@127\.0\.0\.1:\d+\/payments$/);
+    // The loopback port for tools, and the Unix socket in the data directory, which pg prefers.
+    expect(first.url).toBe(
+      `postgres://postgres:${encodeURIComponent(decodeURIComponent(new URL(first.url).password))}@127.0.0.1:${first.port}/payments?host=${encodeURIComponent(dataDir)}`,
+    );
+    expect(await serverAddress(first.url)).toBeNull(); // null: the session came over the socket.
+    expect(await serverAddress(first.url.replace(/\?host=.*$/, ''))).toBe('127.0.0.1');
     await query(first.url, 'CREATE TABLE payment (id text PRIMARY KEY)');
     await query(first.url, "INSERT INTO payment VALUES ('before-restart')");
     await first.stop();
@@ -145,6 +150,12 @@ async function query(url: string, sql: string): Promise<string[]> {
   } finally {
     await client.end();
   }
+}
+
+/** The server's address as the session sees it: null over a Unix socket. */
+async function serverAddress(url: string): Promise<string | null> {
+  const [address] = await query(url, 'SELECT host(inet_server_addr()) AS id');
+  return address;
 }
 
 function paymentIds(url: string): Promise<string[]> {
