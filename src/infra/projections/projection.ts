@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { Client, ClientBase, Pool, QueryResult, QueryResultRow } from 'pg';
 import { RecordedEvent } from '../event-store/event-store.port';
+import { PreparingClient, statementConfig } from '../postgres/pool';
 
 /**
  * A read model built from the log. Rules for authors:
@@ -56,35 +56,6 @@ export interface FailedWrite {
  * connection stops preparing new ones past this many (a projection that builds SQL text from
  * values would otherwise grow the server's statement cache without bound).
  */
-const MAX_PREPARED_STATEMENTS_PER_CONNECTION = 500;
-const preparedNames = new WeakMap<ClientBase, Set<string>>();
-/** Statement name by text, shared by every connection (bounded like the per-connection sets). */
-const nameByText = new Map<string, string>();
-
-function statementName(sql: string): string {
-  let name = nameByText.get(sql);
-  if (name === undefined) {
-    name = `p_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`;
-    if (nameByText.size >= 4 * MAX_PREPARED_STATEMENTS_PER_CONNECTION) nameByText.clear();
-    nameByText.set(sql, name);
-  }
-  return name;
-}
-
-function statementConfig(client: ClientBase, sql: string, params: unknown[] | undefined) {
-  let names = preparedNames.get(client);
-  if (!names) {
-    names = new Set();
-    preparedNames.set(client, names);
-  }
-  const name = statementName(sql);
-  if (names.has(name) || names.size < MAX_PREPARED_STATEMENTS_PER_CONNECTION) {
-    names.add(name);
-    return { name, text: sql, values: params ?? [] };
-  }
-  return { text: sql, values: params ?? [] };
-}
-
 interface CorkableStream {
   cork?: () => void;
   uncork?: () => void;
@@ -163,7 +134,7 @@ export function projectionTransaction(client: ClientBase, naming: string | Table
  */
 export async function connectPipelined(pool: Pool, onError: (error: Error) => void = () => undefined): Promise<Client> {
   const options = (pool as unknown as { options: Record<string, unknown> }).options;
-  const client = new Client({ ...options, pipeline: true } as ConstructorParameters<typeof Client>[0]);
+  const client = new PreparingClient({ ...options, pipeline: true } as ConstructorParameters<typeof Client>[0]);
   client.on('error', onError);
   await client.connect();
   return client;
