@@ -44,6 +44,16 @@ BEGIN
   END IF;
 END
 $advance$;
+-- The projector's common batch: its projections' locks (in key order, like every other holder of
+-- them) and the checkpoint move in one statement.
+CREATE OR REPLACE FUNCTION projection_checkpoints_lock_and_advance(
+  lock_keys text[], names text[], from_commit numeric[], from_prepare numeric[], to_commit numeric[], to_prepare numeric[], applied bigint[]
+) RETURNS void LANGUAGE plpgsql AS $lock_and_advance$
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtext(key)) FROM (SELECT key FROM unnest(lock_keys) AS key ORDER BY key) AS ordered;
+  PERFORM projection_checkpoints_advance(names, from_commit, from_prepare, to_commit, to_prepare, applied);
+END
+$lock_and_advance$;
 `;
 
 export type ConsumerKind = 'projection' | 'reactor';

@@ -464,10 +464,8 @@ export class ProjectionRunner {
     let commit: Promise<{ command: string }>;
     try {
       send('BEGIN');
-      send(`SELECT pg_advisory_xact_lock(hashtext(key)) FROM unnest($1::text[]) AS key ORDER BY key`, [
+      send(`SELECT projection_checkpoints_lock_and_advance($1::text[], $2::text[], $3::numeric[], $4::numeric[], $5::numeric[], $6::numeric[], $7::bigint[])`, [
         states.map((state) => lockKeyFor(state.projection.name)).sort(),
-      ]);
-      send(`SELECT projection_checkpoints_advance($1::text[], $2::numeric[], $3::numeric[], $4::numeric[], $5::numeric[], $6::bigint[])`, [
         moves.map((move) => move.state.projection.name),
         moves.map((move) => move.from.commit.toString()),
         moves.map((move) => move.from.prepare.toString()),
