@@ -1,7 +1,9 @@
 /**
  * `npm run bench:quotes [-- --record]`: quote flows over HTTP, one flow = `POST /quotes` (201) then
  * `POST /quotes/{id}/execute` (200), against the service exactly as `createApp` builds it (all
- * roles in one process, like `npm start`), on a real Postgres (embedded, durable: fsync and
+ * roles in one process, like `npm start`, and compiled like it: the script builds dist/ and runs
+ * from there, since ts-node's hooks, e.g. the `domain` module it loads, slow every event emitter),
+ * on a real Postgres (embedded, durable: fsync and
  * synchronous commits on) and Redis (append-only file). Settlement (ledger moves, COMPLETED),
  * expiry tasks, projections and reactors all run during the measurement.
  *
@@ -34,6 +36,8 @@ const RATES = (process.env.BENCH_RATES ?? '100,300').split(',').map(Number);
 const TYPESCRIPT_ARGS = __filename.endsWith('.ts') ? ['-r', 'ts-node/register/transpile-only'] : [];
 /** BENCH_TOPOLOGY=split: the api role here, the projector and worker roles in another process. */
 const SPLIT = process.env.BENCH_TOPOLOGY === 'split';
+/** The repository: this file's parent, or its grandparent when it runs compiled from dist/bench. */
+const REPOSITORY_ROOT = __filename.endsWith('.ts') ? join(__dirname, '..') : join(__dirname, '..', '..');
 
 interface ClientSetup {
   baseUrl: string;
@@ -324,7 +328,7 @@ async function runService(): Promise<void> {
   }
   if (process.argv.includes('--record') && !process.env.BENCH_UNSAFE_NO_FSYNC) {
     const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`;
-    appendFileSync(join(__dirname, 'RESULTS.md'), `\n### Quote flows (bench/quotes-flow.ts), ${new Date().toISOString()}, ${machine}\n\n${lines.join('\n')}\n`);
+    appendFileSync(join(REPOSITORY_ROOT, 'bench', 'RESULTS.md'), `\n### Quote flows (bench/quotes-flow.ts), ${new Date().toISOString()}, ${machine}\n\n${lines.join('\n')}\n`);
   }
 }
 
@@ -427,7 +431,7 @@ async function createCustomers(setup: ClientSetup, count: number): Promise<Clien
 /** `src/main.ts projector worker` in its own process, ready when it says so. */
 async function startBackgroundRoles(env: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, [...TYPESCRIPT_ARGS, join(__dirname, '..', 'src', `main${extname(__filename)}`), 'projector', 'worker'], {
-    cwd: join(__dirname, '..'),
+    cwd: REPOSITORY_ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
