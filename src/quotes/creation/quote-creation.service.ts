@@ -64,13 +64,18 @@ export class QuoteCreationService {
 
   async create(platformId: string, request: QuoteRequest): Promise<QuoteView> {
     const createdAt = new Date().toISOString();
-    // Independent lookups run together; their refusals still come out in one fixed order.
-    const [platform, source] = await inOrder(this.platformConfig.findRaw(platformId), this.resolveSource(platformId, request));
-    if (!platform) throw new DomainError('NOT_FOUND', 'Platform not found');
-    const [customer, destination] = await inOrder(
-      source.customerId ? this.customers.findApprovedToTransact(platformId, source.customerId) : Promise.resolve(null),
-      this.resolveDestination(platformId, request, source),
+    // Lookups run together as soon as what they need is known (the customer and destination
+    // checks need the source); their refusals still come out in one fixed order.
+    const platformLookup = this.platformConfig.findRaw(platformId).then((found) => {
+      if (!found) throw new DomainError('NOT_FOUND', 'Platform not found');
+      return found;
+    });
+    const sourceLookup = this.resolveSource(platformId, request);
+    const customerLookup = sourceLookup.then((source) =>
+      source.customerId ? this.customers.findApprovedToTransact(platformId, source.customerId) : null,
     );
+    const destinationLookup = sourceLookup.then((source) => this.resolveDestination(platformId, request, source));
+    const [platform, source, customer, destination] = await inOrder(platformLookup, sourceLookup, customerLookup, destinationLookup);
     if (destination.internalAccountId !== null && destination.internalAccountId === source.account?.accountId) {
       throw new DomainError('SELF_PAYMENT', 'The source and the destination are the same account');
     }
@@ -225,12 +230,11 @@ export class QuoteCreationService {
   }
 }
 
-/** Both results, or the first one's failure before the second's (whichever settled first). */
-async function inOrder<A, B>(first: Promise<A>, second: Promise<B>): Promise<[A, B]> {
-  const [a, b] = await Promise.allSettled([first, second]);
-  if (a.status === 'rejected') throw a.reason;
-  if (b.status === 'rejected') throw b.reason;
-  return [a.value, b.value];
+/** Every result, or the failure of the earliest lookup in the given order (whichever settled first). */
+async function inOrder<T extends readonly unknown[]>(...lookups: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const settled = await Promise.allSettled(lookups);
+  for (const outcome of settled) if (outcome.status === 'rejected') throw outcome.reason;
+  return settled.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }
 
 function railOrThrow(choice: ReturnType<typeof selectRail>): PaymentRail {
