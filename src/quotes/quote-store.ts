@@ -102,6 +102,33 @@ export class QuoteStore {
   }
 
   /**
+   * Decides `commands` one after the other on `state`, appending nothing: the quote's share of an
+   * atomic append the caller makes with another stream. Throws the first refusal. Once that append
+   * succeeded, the caller hands the outcome to `recordAppended`; after a conflict, to `forget`.
+   */
+  decideAll(state: QuoteState, commands: QuoteCommand[]): { state: ExistingQuote; events: QuoteEvent[] } {
+    let next = state;
+    const events: QuoteEvent[] = [];
+    for (const command of commands) {
+      const decided = quoteDecider.decide(command, next);
+      for (const event of decided) next = quoteDecider.evolve(next, event);
+      events.push(...decided);
+    }
+    if (next.status === 'none') throw quoteNotFound();
+    return { state: next, events };
+  }
+
+  /** The state a caller's own append (see `decideAll`) left the quote in, at that revision. */
+  recordAppended(state: ExistingQuote, revision: number): void {
+    this.remember(state, revision);
+  }
+
+  /** Drops what this process remembers of the quote (another writer moved it). */
+  forget(quoteId: string): void {
+    this.recent.delete(quoteId);
+  }
+
+  /**
    * Load, check the platform, decide, append; on a concurrent write, re-decide on the fresh state
    * (the decider then answers from what the other writer recorded, e.g. 409 already executed).
    */

@@ -6,7 +6,15 @@ import {
   EventStoreContractHarness,
   runEventStoreContract,
 } from '../../src/infra/event-store/event-store.contract';
-import { NewEvent, Position, RecordedEvent, START_POSITION, Subscription } from '../../src/infra/event-store/event-store.port';
+import {
+  ConcurrencyError,
+  NewEvent,
+  Position,
+  RecordedEvent,
+  START_POSITION,
+  Subscription,
+  comparePositions,
+} from '../../src/infra/event-store/event-store.port';
 import { PostgresEventStore, PostgresEventStoreOptions } from '../../src/infra/event-store/postgres-event-store';
 import { uuidv7 } from '../../src/infra/ids';
 
@@ -224,6 +232,140 @@ describe('PostgresEventStore specifics', () => {
       await otherStore.close();
       await otherPool.end();
     }
+  });
+});
+
+describe('PostgresEventStore.appendToStreams (atomic multi-stream append)', () => {
+  let harness: PostgresHarness;
+
+  beforeAll(async () => {
+    harness = await postgresHarness();
+  }, 30_000);
+
+  afterAll(async () => {
+    await harness?.dispose();
+  }, 30_000);
+
+  const streamName = () => `multi-${uuidv7()}`;
+
+  it('writes every stream in one commit, at the expected revisions, with positions in the given order', async () => {
+    const existing = streamName();
+    const fresh = streamName();
+    await harness.store.appendToStream(existing, [event('Opened')], { expectedRevision: 'no_stream' });
+    const forExisting = [event('Held')];
+    const forFresh = [event('Requested'), event('Recorded')];
+
+    const results = await harness.store.appendToStreams([
+      { streamName: existing, events: forExisting, expectedRevision: 0 },
+      { streamName: fresh, events: forFresh, expectedRevision: 'no_stream' },
+    ]);
+
+    expect(results.map((result) => result.nextExpectedRevision)).toEqual([1, 1]);
+    const heldRead = await harness.store.readStream(existing);
+    const freshRead = await harness.store.readStream(fresh);
+    expect(heldRead.map((recorded) => [recorded.id, recorded.revision])).toEqual([[heldRead[0].id, 0], [forExisting[0].id, 1]]);
+    expect(freshRead.map((recorded) => [recorded.id, recorded.type, recorded.revision])).toEqual([
+      [forFresh[0].id, 'Requested', 0],
+      [forFresh[1].id, 'Recorded', 1],
+    ]);
+    const written = [heldRead[1], ...freshRead];
+    expect(new Set(written.map((recorded) => recorded.position.commit)).size).toBe(1);
+    expect(written[0].position.commit).not.toBe(heldRead[0].position.commit);
+    for (let index = 1; index < written.length; index++) {
+      expect(comparePositions(written[index - 1].position, written[index].position)).toBeLessThan(0);
+    }
+    expect(results[0].position).toEqual(heldRead[1].position);
+    expect(results[1].position).toEqual(freshRead[1].position);
+    expect(written.map((recorded) => recorded.metadata)).toEqual([...forExisting, ...forFresh].map((sent) => sent.metadata));
+  });
+
+  it('writes nothing when one stream expects another revision, and names that stream', async () => {
+    const first = streamName();
+    const second = streamName();
+    await harness.store.appendToStream(second, [event('A'), event('B')], { expectedRevision: 'no_stream' });
+    const head = await harness.store.headPosition();
+
+    for (const expectedRevision of [0, 'no_stream'] as const) {
+      const failure = await harness.store
+        .appendToStreams([
+          { streamName: first, events: [event('X')], expectedRevision: 'no_stream' },
+          { streamName: second, events: [event('Y')], expectedRevision },
+        ])
+        .catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(ConcurrencyError);
+      expect(failure).toMatchObject({ streamName: second, expected: expectedRevision, actual: 1 });
+    }
+    expect(await harness.store.readStream(first)).toEqual([]);
+    expect(await harness.store.readStream(second)).toHaveLength(2);
+    expect(await harness.store.headPosition()).toEqual(head);
+  });
+
+  it('writes nothing when an event id is already stored, naming the stream that carried it', async () => {
+    const first = streamName();
+    const second = streamName();
+    const stored = event('Stored');
+    await harness.store.appendToStream(streamName(), [stored], { expectedRevision: 'no_stream' });
+
+    const failure = await harness.store
+      .appendToStreams([
+        { streamName: first, events: [event('X')], expectedRevision: 'no_stream' },
+        { streamName: second, events: [stored], expectedRevision: 'no_stream' },
+      ])
+      .catch((error: unknown) => error);
+
+    expect(failure).toBeInstanceOf(ConcurrencyError);
+    expect(failure).toMatchObject({ streamName: second });
+    expect(await harness.store.readStream(first)).toEqual([]);
+    expect(await harness.store.readStream(second)).toEqual([]);
+
+    // A repeated call is a conflict too (no retry semantics), and leaves the streams as they were.
+    const repeated = [event('R')];
+    const own = streamName();
+    await harness.store.appendToStreams([{ streamName: own, events: repeated, expectedRevision: 'no_stream' }]);
+    await expect(
+      harness.store.appendToStreams([{ streamName: own, events: repeated, expectedRevision: 'no_stream' }]),
+    ).rejects.toMatchObject({ name: 'ConcurrencyError', streamName: own });
+    expect(await harness.store.readStream(own)).toHaveLength(1);
+  });
+
+  it('lets exactly one of several writers racing on a shared stream win, writing nothing of the others', async () => {
+    const shared = streamName();
+    await harness.store.appendToStream(shared, [event('Opened')], { expectedRevision: 'no_stream' });
+    const own = Array.from({ length: 12 }, () => streamName());
+
+    const outcomes = await Promise.allSettled(
+      own.map((mine) =>
+        harness.store.appendToStreams([
+          { streamName: shared, events: [event('Held')], expectedRevision: 0 },
+          { streamName: mine, events: [event('Mine')], expectedRevision: 'no_stream' },
+        ]),
+      ),
+    );
+
+    const winners = outcomes.flatMap((outcome, index) => (outcome.status === 'fulfilled' ? [index] : []));
+    expect(winners).toHaveLength(1);
+    for (const outcome of outcomes) {
+      if (outcome.status === 'rejected') expect(outcome.reason).toMatchObject({ name: 'ConcurrencyError', streamName: shared, actual: 1 });
+    }
+    expect(await harness.store.readStream(shared)).toHaveLength(2);
+    const written = await Promise.all(own.map((mine) => harness.store.readStream(mine)));
+    expect(written.map((events) => events.length)).toEqual(own.map((_, index) => (index === winners[0] ? 1 : 0)));
+  });
+
+  it('refuses loose expectations, a stream named twice and empty appends before writing', async () => {
+    const stream = streamName();
+    await expect(
+      harness.store.appendToStreams([{ streamName: stream, events: [event('A')], expectedRevision: 'any' as unknown as number }]),
+    ).rejects.toThrow(/invalid expected revision/);
+    await expect(
+      harness.store.appendToStreams([
+        { streamName: stream, events: [event('A')], expectedRevision: 'no_stream' },
+        { streamName: stream, events: [event('B')], expectedRevision: 0 },
+      ]),
+    ).rejects.toThrow(/appears twice/);
+    await expect(harness.store.appendToStreams([])).rejects.toThrow(/at least one/);
+    await expect(harness.store.appendToStreams([{ streamName: stream, events: [], expectedRevision: 'no_stream' }])).rejects.toThrow(/no events/);
+    expect(await harness.store.readStream(stream)).toEqual([]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../infra/domain/domain-error';
 import { DomainEvent } from '../../infra/domain/decider';
-import { ConcurrencyError, Position } from '../../infra/event-store/event-store.port';
+import { AppendResult, ConcurrencyError, Position } from '../../infra/event-store/event-store.port';
 import { EventStoreService } from '../../infra/event-store/event-store.service';
 import { parseId, streamNameFor, uuidv5 } from '../../infra/ids';
 import { recordAppendedPosition } from '../../infra/request-context';
@@ -69,7 +69,31 @@ export interface HoldRef {
   holdId: string;
 }
 
+/**
+ * Events of another stream (e.g. the quote's) to commit in the same transaction as a ledger step,
+ * at the revision the caller decided them on.
+ */
+export interface CompanionAppend {
+  streamName: string;
+  events: DomainEvent[];
+  expectedRevision: number | 'no_stream';
+}
+
+/**
+ * The outcome of an atomic step: `applied` (both streams written in one commit) or `declined`,
+ * with nothing written; the caller then takes its sequential path, which settles every case
+ * (refusals, repeats, races) from a fresh read. REFUSED: the account does not allow the step (or
+ * is not this platform's); NOOP: the step is already done; COMPANION_CONFLICT: the companion
+ * stream moved; ACCOUNT_CONFLICT: the account kept moving under another process; UNSUPPORTED:
+ * the event store cannot commit several streams at once.
+ */
+export type AtomicStepOutcome =
+  | { kind: 'applied'; account: LedgerStepResult; companion: AppendResult }
+  | { kind: 'declined'; reason: 'REFUSED' | 'NOOP' | 'COMPANION_CONFLICT' | 'ACCOUNT_CONFLICT' | 'UNSUPPORTED' };
+
 const MAX_ATTEMPTS = 100;
+/** Decisions of an atomic step: on the cached state, then once more after catching up. */
+const MAX_ATOMIC_ATTEMPTS = 2;
 const CACHE_LIMIT = 10_000;
 
 /**
@@ -151,6 +175,37 @@ export class AccountsLedger {
       reason: input.reason,
       now: new Date().toISOString(),
     });
+  }
+
+  /** Whether the `...With` steps can commit anything (the event store has multi-stream appends). */
+  get supportsAtomicSteps(): boolean {
+    return this.events.supportsAtomicMultiAppend;
+  }
+
+  /** `hold`, committed with `companion` in one transaction (see `stepWith`). */
+  async holdWith(input: HoldInput & { now: string }, companion: CompanionAppend): Promise<AtomicStepOutcome> {
+    return this.stepWith(input.platformId, input.accountId, {
+      type: 'HoldFunds',
+      holdId: input.holdId,
+      amount: input.amount,
+      reference: input.reference ?? null,
+      now: input.now,
+    }, companion);
+  }
+
+  /** `settleHold`, committed with `companion` in one transaction (see `stepWith`). */
+  async settleHoldWith(input: HoldRef & { now: string }, companion: CompanionAppend): Promise<AtomicStepOutcome> {
+    return this.stepWith(input.platformId, input.accountId, { type: 'SettleHold', holdId: input.holdId, now: input.now }, companion);
+  }
+
+  /** `releaseHold`, committed with `companion` in one transaction (see `stepWith`). */
+  async releaseHoldWith(input: HoldRef & { reason: string; now: string }, companion: CompanionAppend): Promise<AtomicStepOutcome> {
+    return this.stepWith(input.platformId, input.accountId, {
+      type: 'ReleaseHold',
+      holdId: input.holdId,
+      reason: input.reason,
+      now: input.now,
+    }, companion);
   }
 
   /**
@@ -235,6 +290,54 @@ export class AccountsLedger {
           await sleep(Math.min(50, attempt * 2) * Math.random());
         }
       }
+    });
+  }
+
+  /**
+   * A movement and the caller's companion events in ONE commit, when the account accepts the step
+   * as it stands: decided under the account's lock on the cached state (caught up from the stream
+   * when absent, or once after the account moved under another process). Anything else (a
+   * refusal, a repeat, a conflict on either stream) is declined with nothing written and the cache
+   * untouched (still a true state at its revision), for the caller's sequential path to settle.
+   */
+  private async stepWith(
+    platformId: string,
+    accountId: string,
+    command: InternalAccountCommand,
+    companion: CompanionAppend,
+  ): Promise<AtomicStepOutcome> {
+    if (!this.events.supportsAtomicMultiAppend) return { kind: 'declined', reason: 'UNSUPPORTED' };
+    const stream = this.streamFor(accountId);
+    return this.withLock(stream, async () => {
+      for (let attempt = 1; attempt <= MAX_ATOMIC_ATTEMPTS; attempt++) {
+        const cached = attempt === 1 ? this.cache.get(stream) : undefined;
+        const { state, revision } = cached && cached.revision !== 'no_stream' ? cached : await this.load(stream);
+        if (state.status !== 'open' || state.platformId !== platformId || revision === 'no_stream') return { kind: 'declined', reason: 'REFUSED' };
+        let decided: InternalAccountEvent[];
+        try {
+          decided = internalAccountDecider.decide(command, state);
+        } catch (error) {
+          if (error instanceof DomainError) return { kind: 'declined', reason: 'REFUSED' };
+          throw error;
+        }
+        if (decided.length === 0) return { kind: 'declined', reason: 'NOOP' };
+        const withIds = decided.map((event) => ({ ...event, id: eventIdFor(accountId, event) }));
+        try {
+          const [appended, companionAppended] = await this.events.appendToStreams([
+            // The account's platform is the tenant of its movements, whoever asks.
+            { streamName: stream, events: withIds, expectedRevision: revision, metadata: { platformId } },
+            companion,
+          ]);
+          let next: InternalAccountState = state;
+          for (const event of decided) next = internalAccountDecider.evolve(next, event);
+          this.remember(stream, next, appended.nextExpectedRevision, appended.position);
+          return { kind: 'applied', account: { ...snapshotOf(next as OpenAccount), applied: true }, companion: companionAppended };
+        } catch (error) {
+          if (!(error instanceof ConcurrencyError)) throw error;
+          if (error.streamName !== stream) return { kind: 'declined', reason: 'COMPANION_CONFLICT' };
+        }
+      }
+      return { kind: 'declined', reason: 'ACCOUNT_CONFLICT' };
     });
   }
 

@@ -77,6 +77,14 @@ export interface AppendResult {
   position: Position;
 }
 
+/** One stream's share of an atomic multi-stream append (`EventStore.appendToStreams`). */
+export interface StreamAppend {
+  streamName: string;
+  events: NewEvent[];
+  /** Only an exact revision or 'no_stream': a multi-stream append always knows what it decided on. */
+  expectedRevision: number | 'no_stream';
+}
+
 export interface ReadStreamOptions {
   fromRevision?: number;
   maxCount?: number;
@@ -100,6 +108,14 @@ export interface SubscribeOptions {
 export interface EventStore {
   readStream(streamName: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   appendToStream(streamName: string, events: NewEvent[], options: AppendOptions): Promise<AppendResult>;
+  /**
+   * Optional: appends to several distinct streams atomically, all or nothing, in one commit (every
+   * event gets the same `position.commit`; global positions follow the given order). On any
+   * expected-revision conflict or already stored event id nothing is written and ConcurrencyError
+   * names the conflicting stream: unlike appendToStream, a repeated call is not answered as a
+   * retry. Adapters without multi-stream transactions (EventStoreDB) leave it out.
+   */
+  appendToStreams?(appends: StreamAppend[]): Promise<AppendResult[]>;
   readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
   subscribeToAll(options?: SubscribeOptions): Subscription;
   /** Position of the newest event visible to readers, or START_POSITION when empty. */

@@ -9,6 +9,7 @@ import {
   NewEvent,
   Position,
   RecordedEvent,
+  comparePositions,
 } from './event-store.port';
 import { currentContext, recordAppendedPosition } from '../request-context';
 import { uuidv7 } from '../ids';
@@ -19,6 +20,14 @@ export interface LoadedAggregate<TState> {
   state: TState;
   /** Last revision read, or 'no_stream'. Pass it back as the expected revision. */
   revision: number | 'no_stream';
+}
+
+/** One stream's share of `EventStoreService.appendToStreams`. */
+export interface DomainStreamAppend {
+  streamName: string;
+  events: DomainEvent[];
+  expectedRevision: number | 'no_stream';
+  metadata?: Partial<EventMetadata>;
 }
 
 export interface HandledCommand<TState, TEvent> {
@@ -69,6 +78,43 @@ export class EventStoreService {
     this.latestAppended = result.position;
     this.appended.emit('appended', result.position);
     return result;
+  }
+
+  /**
+   * Whether `appendToStreams` is available: the adapter can commit several streams at once
+   * (Postgres). Callers keep their sequential path for the others (EventStoreDB).
+   */
+  get supportsAtomicMultiAppend(): boolean {
+    return typeof this.store.appendToStreams === 'function';
+  }
+
+  /**
+   * Appends to several streams atomically (all or nothing, one commit): throws ConcurrencyError
+   * naming the stream whose expectation failed, or whose event id is already stored, having
+   * written nothing. Metadata comes from the request context, with each append's overrides.
+   */
+  async appendToStreams(appends: DomainStreamAppend[]): Promise<AppendResult[]> {
+    if (!this.store.appendToStreams) throw new Error('This event store cannot append to several streams atomically');
+    const results = await this.store.appendToStreams(
+      appends.map((append) => {
+        const metadata = buildMetadata(append.metadata ?? {});
+        return {
+          streamName: append.streamName,
+          expectedRevision: append.expectedRevision,
+          events: append.events.map((event) => ({
+            id: event.id ?? uuidv7(),
+            type: event.type,
+            data: event.data as Record<string, unknown>,
+            metadata,
+          })),
+        };
+      }),
+    );
+    const latest = results.reduce((max, result) => (comparePositions(result.position, max) > 0 ? result.position : max), results[0].position);
+    recordAppendedPosition(latest);
+    this.latestAppended = latest;
+    this.appended.emit('appended', latest);
+    return results;
   }
 
   async readStream(streamName: string): Promise<RecordedEvent[]> {

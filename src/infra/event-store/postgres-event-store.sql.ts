@@ -135,4 +135,64 @@ BEGIN
   RETURN QUERY SELECT coalesce(v_actual_revision, -1) + v_count, pg_current_xact_id(), v_last_position;
 END
 $fn$;
+
+-- The atomic multi-stream append (EventStore.appendToStreams), one statement in autocommit:
+-- checks every stream's expectation (p_check_expected: >= 0 exact, -1 no_stream), raising ES409
+-- with the actual revision in DETAIL and the stream in HINT, then inserts every event at the
+-- revision the caller computed, in the given order. A concurrent append that took one of these
+-- revisions, or an event id already stored, fails the INSERT on a unique key: the whole
+-- statement, hence every stream, is rolled back.
+CREATE OR REPLACE FUNCTION es_append_many(
+  p_check_streams text[],
+  p_check_expected bigint[],
+  p_stream_names text[],
+  p_revisions bigint[],
+  p_event_ids uuid[],
+  p_event_types text[],
+  p_data jsonb,
+  p_metadata jsonb,
+  p_notify_channel text DEFAULT NULL
+)
+RETURNS TABLE (commit_position xid8, prepare_positions bigint[])
+LANGUAGE plpgsql AS $fn$
+DECLARE
+  v_count bigint := coalesce(cardinality(p_event_ids), 0);
+  v_conflict record;
+  v_positions bigint[];
+BEGIN
+  IF v_count = 0 OR cardinality(p_stream_names) <> v_count OR cardinality(p_revisions) <> v_count
+     OR cardinality(p_event_types) <> v_count OR jsonb_array_length(p_data) <> v_count
+     OR jsonb_array_length(p_metadata) <> v_count OR cardinality(p_check_streams) <> cardinality(p_check_expected) THEN
+    RAISE EXCEPTION 'es_append_many arrays differ in length or are empty' USING ERRCODE = '22023';
+  END IF;
+
+  SELECT c.stream_name, a.actual INTO v_conflict
+    FROM unnest(p_check_streams, p_check_expected) AS c(stream_name, expected)
+    CROSS JOIN LATERAL (SELECT max(e.stream_revision) AS actual FROM events e WHERE e.stream_name = c.stream_name) AS a
+   WHERE a.actual IS DISTINCT FROM nullif(c.expected, -1)
+   LIMIT 1;
+  IF FOUND THEN
+    RAISE EXCEPTION 'wrong expected revision for stream %', v_conflict.stream_name
+      USING ERRCODE = 'ES409', DETAIL = coalesce(v_conflict.actual, -1)::text, HINT = v_conflict.stream_name;
+  END IF;
+
+  -- ORDER BY ordinal makes global_position follow the given order.
+  WITH inserted AS (
+    INSERT INTO events (event_id, stream_name, stream_revision, event_type, data, metadata)
+    SELECT b.event_id, b.stream_name, b.revision, b.event_type, b.data, b.metadata
+      FROM ROWS FROM (unnest(p_event_ids), unnest(p_stream_names), unnest(p_revisions), unnest(p_event_types),
+                      jsonb_array_elements(p_data), jsonb_array_elements(p_metadata))
+           WITH ORDINALITY AS b(event_id, stream_name, revision, event_type, data, metadata, ordinal)
+     ORDER BY b.ordinal
+    RETURNING global_position
+  )
+  SELECT array_agg(global_position ORDER BY global_position) INTO v_positions FROM inserted;
+
+  IF p_notify_channel IS NOT NULL THEN
+    PERFORM pg_notify(p_notify_channel, '');
+  END IF;
+
+  RETURN QUERY SELECT pg_current_xact_id(), v_positions;
+END
+$fn$;
 `;

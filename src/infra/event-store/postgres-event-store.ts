@@ -13,6 +13,7 @@ import {
   ReadStreamOptions,
   RecordedEvent,
   START_POSITION,
+  StreamAppend,
   SubscribeOptions,
   Subscription,
 } from './event-store.port';
@@ -114,6 +115,9 @@ const APPEND_SQL = `SELECT next_revision::text AS next_revision, commit_position
   prepare_position::text AS prepare_position
   FROM es_append($1, $2, $3::uuid[], $4::text[], $5::jsonb, $6::jsonb, $7)`;
 
+const APPEND_MANY_SQL = `SELECT commit_position::text AS commit_position, prepare_positions::text[] AS prepare_positions
+  FROM es_append_many($1::text[], $2::bigint[], $3::text[], $4::bigint[], $5::uuid[], $6::text[], $7::jsonb, $8::jsonb, $9)`;
+
 /**
  * How often a racing append is re-run through es_append before the race is reported as a
  * conflict. An exact expectation settles on the second run (the revision is taken); only racing
@@ -125,6 +129,11 @@ interface FastAppendRow extends QueryResultRow {
   inserted: number;
   prepare_position: string | null;
   commit_position: string | null;
+}
+
+interface AppendManyRow extends QueryResultRow {
+  commit_position: string;
+  prepare_positions: string[];
 }
 
 interface EventRow extends QueryResultRow {
@@ -194,6 +203,87 @@ export class PostgresEventStore implements EventStore {
     this.appended.emit('appended');
     if (this.notify && this.notifyStrategy === 'after-commit') this.scheduleNotify();
     return result;
+  }
+
+  /**
+   * Appends to several streams in one statement, hence one commit (see the port). The expected
+   * revisions are checked by es_append_many; a racing writer or an already stored event id fails
+   * the INSERT on a unique key, which rolls the whole statement back.
+   */
+  async appendToStreams(appends: StreamAppend[]): Promise<AppendResult[]> {
+    if (appends.length === 0) throw new Error('appendToStreams needs at least one stream');
+    const seen = new Set<string>();
+    /** Stream of each event id, to name the stream of a duplicate id. */
+    const streamOf = new Map<string, string>();
+    const streamNames: string[] = [];
+    const revisions: number[] = [];
+    const events: NewEvent[] = [];
+    for (const { streamName, events: streamEvents, expectedRevision } of appends) {
+      if (streamEvents.length === 0) throw new Error(`appendToStreams: no events for ${streamName}`);
+      if (seen.has(streamName)) throw new Error(`appendToStreams: ${streamName} appears twice`);
+      if (expectedRevision !== 'no_stream' && (!Number.isSafeInteger(expectedRevision) || expectedRevision < 0)) {
+        throw new Error(`appendToStreams: invalid expected revision ${String(expectedRevision)} for ${streamName}`);
+      }
+      seen.add(streamName);
+      const first = (expectedRevision === 'no_stream' ? -1 : expectedRevision) + 1;
+      streamEvents.forEach((event, index) => {
+        streamOf.set(event.id, streamName);
+        streamNames.push(streamName);
+        revisions.push(first + index);
+        events.push(event);
+      });
+    }
+    const notifyChannel = this.notify && this.notifyStrategy === 'in-transaction' ? EVENT_STORE_NOTIFY_CHANNEL : null;
+    let row: AppendManyRow;
+    try {
+      const result = await this.pool.query<AppendManyRow>({
+        name: 'es_append_many',
+        text: APPEND_MANY_SQL,
+        values: [
+          appends.map((append) => append.streamName),
+          appends.map((append) => encodeExpectedRevision(append.expectedRevision)),
+          streamNames,
+          revisions,
+          events.map((event) => event.id),
+          events.map((event) => event.type),
+          JSON.stringify(events.map((event) => event.data)),
+          JSON.stringify(events.map((event) => event.metadata)),
+          notifyChannel,
+        ],
+      });
+      row = result.rows[0];
+    } catch (error) {
+      throw await this.multiAppendConflict(error, appends, streamOf);
+    }
+    const commit = BigInt(row.commit_position);
+    let offset = 0;
+    const results = appends.map((append) => {
+      offset += append.events.length;
+      return {
+        nextExpectedRevision: (append.expectedRevision === 'no_stream' ? -1 : append.expectedRevision) + append.events.length,
+        position: { commit, prepare: BigInt(row.prepare_positions[offset - 1]) },
+      };
+    });
+    this.appended.emit('appended');
+    if (this.notify && this.notifyStrategy === 'after-commit') this.scheduleNotify();
+    return results;
+  }
+
+  /** The ConcurrencyError naming the stream a failed es_append_many tripped on, or `error` itself. */
+  private async multiAppendConflict(error: unknown, appends: StreamAppend[], streamOf: Map<string, string>): Promise<unknown> {
+    const expectedOf = (streamName: string) => appends.find((append) => append.streamName === streamName)?.expectedRevision ?? 'any';
+    if (isPgError(error, WRONG_EXPECTED_REVISION_SQLSTATE)) {
+      const streamName = (error as PgError & { hint?: string }).hint ?? appends[0].streamName;
+      return new ConcurrencyError(streamName, expectedOf(streamName), decodeActualRevision(error.detail));
+    }
+    if (!isPgError(error, UNIQUE_VIOLATION_SQLSTATE)) return error;
+    // DETAIL: Key (stream_name, stream_revision)=(<stream>, <n>) already exists. / Key (event_id)=(<uuid>) already exists.
+    const key = /\)=\((.*)\) already exists/.exec(error.detail ?? '')?.[1] ?? '';
+    const streamName =
+      error.constraint === 'events_event_id_key'
+        ? streamOf.get(key) ?? appends[0].streamName
+        : appends.find((append) => key.startsWith(`${append.streamName}, `))?.streamName ?? appends[0].streamName;
+    return new ConcurrencyError(streamName, expectedOf(streamName), await this.currentRevision(streamName));
   }
 
   /**

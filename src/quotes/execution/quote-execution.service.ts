@@ -3,9 +3,11 @@ import { AccountsLedger } from '../../accounts/ledger/accounts-ledger';
 import { DomainError } from '../../infra/domain/domain-error';
 import { ConcurrencyError } from '../../infra/event-store/event-store.port';
 import { READ_MODEL_WAITER, ReadModelWaiter, awaitOwnWrites } from '../../infra/projections/read-model-waiter';
+import { streamNameFor } from '../../infra/ids';
 import { ExistingQuote, QuoteCommand, quoteExpiredConflict } from '../domain/quote/quote.decider';
+import { QuoteEvent } from '../domain/quote/quote.events';
 import { QuoteView, foldQuote, quoteView } from '../queries/quote.view';
-import { QuoteStore, holdIdFor } from '../quote-store';
+import { LoadedQuote, QuoteStore, holdIdFor } from '../quote-store';
 import { QUOTE_EXECUTION_SIGNATURE_VERIFIER, QuoteExecutionSignatureVerifier } from './quote-execution-signature';
 
 export interface ExecuteOptions {
@@ -16,7 +18,9 @@ export interface ExecuteOptions {
 const MAX_STEP_ATTEMPTS = 20;
 
 /**
- * `POST /quotes/{quoteId}/execute`, crash-safe and race-free, in three steps:
+ * `POST /quotes/{quoteId}/execute`, crash-safe and race-free. Commonly in one commit (see
+ * `executeAtomically`) where the event store allows it; otherwise, and for every refusal or
+ * race, in three steps:
  *  1. record `QuoteExecutionRequested` at the revision read: of many concurrent executes exactly
  *     one wins, the others re-decide on what it recorded (409);
  *  2. hold the sending amount on the source account under the attempt's deterministic hold id;
@@ -50,11 +54,14 @@ export class QuoteExecutionService {
   private async executeSteps(platformId: string, quoteId: string, options: ExecuteOptions): Promise<QuoteView> {
     const loaded = await this.store.loadRecentFor(platformId, quoteId);
     await this.checkWalletSignature(platformId, loaded.state, options.signatureHeader);
+    const atomic = await this.executeAtomically(loaded, options.scaFactor);
+    if (atomic.kind === 'executed') return quoteView(atomic.state);
     const requested = await this.store.handle(
       platformId,
       quoteId,
       (state) => ({ type: 'RequestExecution', holdId: holdIdFor(quoteId, state.attempts + 1), scaFactor: options.scaFactor, now: new Date().toISOString() }),
-      loaded,
+      // After a conflict what was loaded is stale: the sequential path starts from the stream.
+      atomic.kind === 'conflict' ? undefined : loaded,
     );
     if (requested.state.status === 'EXPIRED') throw quoteExpiredConflict(requested.state);
     if (requested.state.status !== 'EXECUTING') throw new DomainError('CONFLICT', 'The quote is not executable');
@@ -62,6 +69,49 @@ export class QuoteExecutionService {
     const outcome = await this.advance(quoteId, attempt, { state: requested.state, revision: requested.revision });
     if (outcome.asLeftByAttempt) return quoteView(outcome.asLeftByAttempt);
     throw await this.rejection(outcome.state, outcome.refusal);
+  }
+
+  /**
+   * The common case in one commit: `QuoteExecutionRequested` and `QuoteFundsHeld` on the quote
+   * with `FundsHeld` on the source account (the attempt's deterministic hold id), when the quote
+   * is PENDING and the account accepts the hold as this process knows them. Nothing is written
+   * otherwise: `sequential` (a refusal, to be recorded and answered by the three-step path) or
+   * `conflict` (another writer moved the quote or the account: that path starts from the stream).
+   */
+  private async executeAtomically(
+    loaded: LoadedQuote & { state: ExistingQuote },
+    scaFactor: string | null,
+  ): Promise<{ kind: 'executed'; state: ExistingQuote } | { kind: 'sequential' | 'conflict' }> {
+    const { state, revision } = loaded;
+    const accountId = state.funding.sourceAccountId;
+    if (!this.ledger.supportsAtomicSteps || state.status !== 'PENDING' || state.source.sourceType !== 'ACCOUNT' || !accountId) {
+      return { kind: 'sequential' };
+    }
+    const now = new Date().toISOString();
+    const attempt = state.attempts + 1;
+    const holdId = holdIdFor(state.quoteId, attempt);
+    let decided: { state: ExistingQuote; events: QuoteEvent[] };
+    try {
+      decided = this.store.decideAll(state, [
+        { type: 'RequestExecution', holdId, scaFactor, now },
+        { type: 'RecordFundsHeld', attempt, now },
+      ]);
+    } catch (error) {
+      if (error instanceof DomainError) return { kind: 'sequential' };
+      throw error;
+    }
+    // Anything but the two events (the clock passed expiresAt: QuoteExpired) is the sequential path's.
+    if (decided.state.status !== 'PROCESSING' || decided.events.length !== 2) return { kind: 'sequential' };
+    const outcome = await this.ledger.holdWith(
+      { platformId: state.platformId, accountId, holdId, amount: state.totalSendingAmount, reference: state.transactionId, now },
+      { streamName: streamNameFor(state.quoteId), events: decided.events, expectedRevision: revision },
+    );
+    if (outcome.kind === 'applied') {
+      this.store.recordAppended(decided.state, outcome.companion.nextExpectedRevision);
+      return { kind: 'executed', state: decided.state };
+    }
+    if (outcome.reason === 'COMPANION_CONFLICT') this.store.forget(state.quoteId);
+    return { kind: outcome.reason === 'REFUSED' || outcome.reason === 'UNSUPPORTED' ? 'sequential' : 'conflict' };
   }
 
   /**

@@ -4,9 +4,10 @@ import { TransactionView } from '../../accounts/queries/transaction.view';
 import { APP_CONFIG, AppConfig } from '../../infra/config';
 import { DomainError } from '../../infra/domain/domain-error';
 import { ConcurrencyError } from '../../infra/event-store/event-store.port';
+import { streamNameFor } from '../../infra/ids';
 import { READ_MODEL_WAITER, ReadModelWaiter, awaitOwnWrites } from '../../infra/projections/read-model-waiter';
 import { QuoteScenarioName, TimedSettlementStep, quoteScenarioByName, settlementSchedule } from '../../sandbox/quote-scenarios';
-import { CompletedQuote, ExistingQuote, ProcessingQuote, isExpiredAt, quoteExpiredConflict } from '../domain/quote/quote.decider';
+import { CompletedQuote, ExistingQuote, ProcessingQuote, QuoteCommand, isExpiredAt, quoteExpiredConflict } from '../domain/quote/quote.decider';
 import { quoteTransactionViewFromEvents } from '../queries/quote-transaction.reducers';
 import { QuoteStore } from '../quote-store';
 
@@ -18,9 +19,10 @@ export class NotDueYetError extends Error {}
 /**
  * What happens after a quote is executed or funded, and when it is not: the sandbox settlement
  * steps (quote-scenarios.ts) with their ledger movements, scheduled expiry, and the sandbox
- * payment of a REALTIME_FUNDING quote. Each step moves money first (idempotent by hold or movement
- * id), then records the quote event at the revision it read; a crash in between repeats the
- * movement as a no-op.
+ * payment of a REALTIME_FUNDING quote. A step that only settles or releases the source account's
+ * hold commits the movement and the quote event together (see `settleAtomically`); otherwise a
+ * step moves money first (idempotent by hold or movement id), then records the quote event at the
+ * revision it read, and a crash in between repeats the movement as a no-op.
  */
 @Injectable()
 export class QuoteSettlementService {
@@ -59,14 +61,12 @@ export class QuoteSettlementService {
       }
       const planned = this.scheduleFor(state.funding)[step];
       if (!planned) return;
+      const atomic = await this.settleAtomically(state, revision, step, planned);
+      if (atomic === 'settled') return;
+      if (atomic === 'conflict') continue;
       await this.moveFunds(state, planned);
       try {
-        await this.store.append(state, revision, {
-          type: 'ApplySettlementStep',
-          step,
-          outcome: { status: planned.status, failureReason: planned.failureReason, refund: planned.refund },
-          now: new Date().toISOString(),
-        });
+        await this.store.append(state, revision, settlementCommand(step, planned, new Date().toISOString()));
         return;
       } catch (error) {
         if (!(error instanceof ConcurrencyError)) throw error;
@@ -93,6 +93,49 @@ export class QuoteSettlementService {
     const view = quoteTransactionViewFromEvents([...recorded, ...events] as Array<{ type: string; data: Record<string, unknown> }>);
     if (!view) throw new DomainError('TRANSACTION_NOT_FOUND', 'Transaction not found');
     return view;
+  }
+
+  /**
+   * A step that moves money on the source account only (its hold settled or released) records
+   * the movement and the quote's step in one commit, when the quote is as this process knows it
+   * and the account accepts the movement. Otherwise nothing is written: `sequential` (a credit to
+   * another account, a repeat or a refusal: the movement-then-record path settles it) or
+   * `conflict` (the quote moved: read it again).
+   */
+  private async settleAtomically(
+    state: ProcessingQuote | CompletedQuote,
+    revision: number | 'no_stream',
+    step: number,
+    planned: TimedSettlementStep,
+  ): Promise<'settled' | 'sequential' | 'conflict'> {
+    const accountId = state.funding.sourceAccountId;
+    const sourceOnly =
+      (planned.funds === 'SETTLE_HOLD' && !state.funding.destinationInternalAccountId) ||
+      planned.funds === 'SETTLE_HOLD_UNREFUNDED' ||
+      planned.funds === 'RELEASE_HOLD';
+    if (!this.ledger.supportsAtomicSteps || !sourceOnly || !accountId || !state.execution || revision === 'no_stream') return 'sequential';
+    const now = new Date().toISOString();
+    let decided: ReturnType<QuoteStore['decideAll']>;
+    try {
+      decided = this.store.decideAll(state, [settlementCommand(step, planned, now)]);
+    } catch (error) {
+      if (error instanceof DomainError) return 'sequential';
+      throw error;
+    }
+    if (decided.events.length === 0) return 'sequential';
+    const hold = { platformId: state.platformId, accountId, holdId: state.execution.holdId, now };
+    const companion = { streamName: streamNameFor(state.quoteId), events: decided.events, expectedRevision: revision };
+    const outcome =
+      planned.funds === 'RELEASE_HOLD'
+        ? await this.ledger.releaseHoldWith({ ...hold, reason: planned.failureReason ?? 'QUOTE_FAILED' }, companion)
+        : await this.ledger.settleHoldWith(hold, companion);
+    if (outcome.kind === 'applied') {
+      this.store.recordAppended(decided.state, outcome.companion.nextExpectedRevision);
+      return 'settled';
+    }
+    if (outcome.reason !== 'COMPANION_CONFLICT') return 'sequential';
+    this.store.forget(state.quoteId);
+    return 'conflict';
   }
 
   /**
@@ -139,4 +182,13 @@ export class QuoteSettlementService {
         return;
     }
   }
+}
+
+function settlementCommand(step: number, planned: TimedSettlementStep, now: string): QuoteCommand {
+  return {
+    type: 'ApplySettlementStep',
+    step,
+    outcome: { status: planned.status, failureReason: planned.failureReason, refund: planned.refund },
+    now,
+  };
 }

@@ -90,6 +90,18 @@ describe('quote decider', () => {
     expect(when(processing, { type: 'RecordFundsHeld', attempt: 1, now: BEFORE_EXPIRY })).toEqual([]);
   });
 
+  it('execute and its funds held decided in a row, for one commit: request first, then PROCESSING; past expiresAt only the expiry', () => {
+    const pending = given([created]);
+    const first = when(pending, execute('hold-1'));
+    const second = when(given([created, ...first]), { type: 'RecordFundsHeld', attempt: 1, now: BEFORE_EXPIRY });
+    expect([...first, ...second]).toEqual([requested(1), held(1)]);
+    expect(given([created, ...first, ...second])).toMatchObject({ status: 'PROCESSING', attempts: 1, execution: { attempt: 1, holdId: 'hold-1' }, stepsApplied: 0 });
+
+    const late = when(pending, execute('hold-1', AFTER_EXPIRY));
+    expect(late.map((event) => event.type)).toEqual(['QuoteExpired']);
+    expect(refusal(() => when(given([created, ...late]), { type: 'RecordFundsHeld', attempt: 1, now: AFTER_EXPIRY })).code).toBe('INVALID_STATE_TRANSITION');
+  });
+
   it('a second execute is 409 QUOTE_ALREADY_EXECUTED in every later state', () => {
     for (const history of [[created, requested(1)], [created, requested(1), held(1)], [created, requested(1), held(1), completed(0)]]) {
       expect(refusal(() => when(given(history), execute('hold-2')))).toEqual({ code: 'CONFLICT', reason: 'QUOTE_ALREADY_EXECUTED' });
