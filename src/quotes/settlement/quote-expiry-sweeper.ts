@@ -17,6 +17,11 @@ const DEFER_MAX_MS = 10_000;
 const DEFER_LIMIT = 10_000;
 /** Longest pause between two sweeps while the sweep keeps failing (e.g. the database is down). */
 const FAILURE_BACKOFF_MAX_MS = 10_000;
+/**
+ * Failed sweeps in a row that are only warnings: a worker can start before the projector has
+ * created or rebuilt the read model, or see the database restart; past this, it is an error.
+ */
+const FAILURES_BEFORE_ERROR = 5;
 
 interface DueRow {
   quote_id: string;
@@ -112,7 +117,8 @@ export class QuoteExpirySweeper {
     } catch (error) {
       this.failures++;
       delayMs = Math.min(FAILURE_BACKOFF_MAX_MS, this.intervalMs * 2 ** Math.min(this.failures, 6));
-      logger.error('quote expiry sweep failed; retrying', { error: String(error), failures: this.failures, retryInMs: delayMs });
+      const level = this.failures >= FAILURES_BEFORE_ERROR ? 'error' : 'warn';
+      logger[level]('quote expiry sweep failed; retrying', { error: String(error), failures: this.failures, retryInMs: delayMs });
     }
     this.scheduleNext(delayMs);
   }
