@@ -81,7 +81,7 @@ export class QuoteExpirySweeper {
     const due = await this.pool.query<DueRow>({
       name: 'quotes_expiry_due',
       text: `SELECT quote_id FROM quotes
-              WHERE status = 'PENDING' AND expires_at <= $1 AND NOT (quote_id = ANY($2::text[]))
+              WHERE pending AND expires_at <= $1 AND NOT (quote_id = ANY($2::text[]))
               ORDER BY expires_at LIMIT $3`,
       values: [new Date(now).toISOString(), skipped, BATCH_SIZE],
     });
