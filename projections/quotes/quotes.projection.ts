@@ -12,14 +12,6 @@ import { quoteView } from '../../src/quotes/queries/quote.view';
  *
  * The one field that changes after creation, the SCA challenge of a PENDING_AUTHORIZATION quote,
  * has a column of its own (`sca_challenge`, null otherwise).
- *
- * `expires_at` (from QuoteCreated) with its partial index on PENDING rows is what the expiry
- * sweep (src/quotes/settlement/quote-expiry-sweeper.ts) asks for: PENDING quotes past their
- * time. PENDING here also covers the internal EXECUTING state (shown PENDING), which the sweep
- * finds to be a no-op on the stream. The index predicate is the `pending` flag rather than
- * `status`: an indexed column that changes makes Postgres write a new index entry in every
- * index (no HOT update), so with `status` in the predicate every status change would; the flag
- * changes once when a quote leaves PENDING, and later status changes stay HOT updates.
  */
 const STATUS_BY_EVENT: Readonly<Record<string, string>> = {
   QuoteFundsHeld: 'PROCESSING',
@@ -48,7 +40,7 @@ const TIME_FIELD: Readonly<Record<string, string>> = {
 
 export const quotesProjection: Projection = {
   name: 'quotes',
-  version: 3,
+  version: 2,
   tables: ['quotes'],
   schema: (t) => [
     `CREATE TABLE IF NOT EXISTS ${t('quotes')} (
@@ -59,15 +51,12 @@ export const quotesProjection: Projection = {
        status text NOT NULL,
        view text NOT NULL,
        sca_challenge text,
-       expires_at timestamptz NOT NULL,
-       pending boolean NOT NULL,
        created_at timestamptz NOT NULL,
        updated_at timestamptz NOT NULL,
        PRIMARY KEY (platform_id, quote_id)
      )`,
     `CREATE INDEX ON ${t('quotes')} (platform_id, created_at DESC, quote_id DESC)`,
     `CREATE INDEX ON ${t('quotes')} (platform_id, customer_id, created_at DESC)`,
-    `CREATE INDEX ON ${t('quotes')} (expires_at) WHERE pending`,
   ],
   handles: ['QuoteCreated', ...Object.keys(STATUS_BY_EVENT)],
   async apply(event, tx) {
@@ -77,21 +66,19 @@ export const quotesProjection: Projection = {
       if (state.status === 'none') return;
       const view = quoteView(state);
       tx.execute(
-        `INSERT INTO ${tx.table('quotes')} (platform_id, quote_id, transaction_id, customer_id, status, view, expires_at, pending, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) ON CONFLICT (platform_id, quote_id) DO NOTHING`,
-        [state.platformId, state.quoteId, state.transactionId, state.customerId, view.status, JSON.stringify(view), state.expiresAt, view.status === 'PENDING', state.createdAt],
+        `INSERT INTO ${tx.table('quotes')} (platform_id, quote_id, transaction_id, customer_id, status, view, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $7) ON CONFLICT (platform_id, quote_id) DO NOTHING`,
+        [state.platformId, state.quoteId, state.transactionId, state.customerId, view.status, JSON.stringify(view), state.createdAt],
       );
       return;
     }
     const scaChallenge = (data as { scaChallenge?: unknown }).scaChallenge;
-    const status = STATUS_BY_EVENT[event.type];
-    tx.execute(`UPDATE ${tx.table('quotes')} SET status = $3, updated_at = $4, sca_challenge = $5, pending = $6 WHERE platform_id = $1 AND quote_id = $2`, [
+    tx.execute(`UPDATE ${tx.table('quotes')} SET status = $3, updated_at = $4, sca_challenge = $5 WHERE platform_id = $1 AND quote_id = $2`, [
       data.platformId,
       data.quoteId,
-      status,
+      STATUS_BY_EVENT[event.type],
       data[TIME_FIELD[event.type]],
       scaChallenge ? JSON.stringify(scaChallenge) : null,
-      status === 'PENDING',
     ]);
   },
 };

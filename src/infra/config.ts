@@ -20,12 +20,6 @@ export interface AppConfig {
   /** 32-byte key (hex) sealing secrets at rest; generated under dataDir in the sandbox. */
   masterKeyHex: string | null;
   sandbox: SandboxTiming;
-  /**
-   * How often the worker role looks for PENDING quotes past `expiresAt` and expires them (the
-   * expiry sweep): the most a quote stays PENDING after its time, as seen by anyone who does not
-   * execute it (execute checks the clock itself).
-   */
-  quoteExpirySweepMs: number;
   webhooks: WebhookDeliveryConfig;
   sca: ScaTiming;
 }
@@ -115,7 +109,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, resolved: { databaseUrl: stri
       returnDelayMs: numberFromEnv(env.SANDBOX_RETURN_DELAY_MS, 5 * 1000),
       quoteLifetimeOverrideMs: env.SANDBOX_QUOTE_LIFETIME_MS ? numberFromEnv(env.SANDBOX_QUOTE_LIFETIME_MS, 0) : null,
     },
-    quoteExpirySweepMs: Math.max(10, numberFromEnv(env.QUOTE_EXPIRY_SWEEP_MS, 250)),
     webhooks: {
       timeoutMs: numberFromEnv(env.WEBHOOK_TIMEOUT_MS, 10 * 1000),
       retryBaseDelayMs: numberFromEnv(env.WEBHOOK_RETRY_BASE_DELAY_MS, 5 * 1000),

@@ -1,11 +1,8 @@
-import { BeforeApplicationShutdown, Inject, Module, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
-import { Pool } from 'pg';
+import { Module, OnModuleInit } from '@nestjs/common';
 import { DomainError } from '../infra/domain/domain-error';
 import { AccountsModule } from '../accounts/accounts.module';
 import { CustomersModule } from '../customers/customers.module';
-import { APP_CONFIG, AppConfig } from '../infra/config';
 import { ReactorRegistry } from '../infra/infra.module';
-import { PG_POOL } from '../infra/postgres/pool';
 import { TaskScheduler } from '../infra/queue/task-scheduler';
 import { EventStoreService } from '../infra/event-store/event-store.service';
 import { PlatformsModule } from '../platforms/platforms.module';
@@ -29,7 +26,6 @@ import { QuotesQuery } from './queries/quotes.query';
 import { QuoteStore } from './quote-store';
 import { QuoteWebhookMapper } from './quote-webhooks';
 import { EXPIRE_QUOTE_TASK, RESUME_EXECUTION_TASK, SETTLE_QUOTE_TASK, quoteProcessReactor } from './reactors/quote-process.reactor';
-import { QuoteExpirySweeper } from './settlement/quote-expiry-sweeper';
 import { QuoteSettlementService } from './settlement/quote-settlement.service';
 
 /**
@@ -52,18 +48,12 @@ import { QuoteSettlementService } from './settlement/quote-settlement.service';
     QuoteAuthorizationService,
     QuoteSettlementService,
     QuotesQuery,
-    {
-      provide: QuoteExpirySweeper,
-      inject: [PG_POOL, QuoteStore, QuoteSettlementService, APP_CONFIG],
-      useFactory: (pool: Pool, store: QuoteStore, settlement: QuoteSettlementService, config: AppConfig) =>
-        new QuoteExpirySweeper(pool, store, settlement, config.quoteExpirySweepMs),
-    },
     // The embedded-wallet context's verifier: the signature must come from a live session key of the source wallet.
     { provide: QUOTE_EXECUTION_SIGNATURE_VERIFIER, useExisting: WalletQuoteSignatureVerifier },
   ],
   exports: [QuotesQuery, QuoteStore],
 })
-export class QuotesModule implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
+export class QuotesModule implements OnModuleInit {
   constructor(
     private readonly store: QuoteStore,
     private readonly execution: QuoteExecutionService,
@@ -74,13 +64,11 @@ export class QuotesModule implements OnModuleInit, OnApplicationBootstrap, Befor
     private readonly events: EventStoreService,
     private readonly webhookMappers: WebhookMappers,
     private readonly scaHooks: ScaSubjectHooks,
-    private readonly expirySweeper: QuoteExpirySweeper,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   onModuleInit(): void {
     this.reactors.register(quoteProcessReactor(this.store, this.execution, this.settlement, this.tasks));
-    this.reactors.register(quoteAuthorizationReactor(this.authorization));
+    this.reactors.register(quoteAuthorizationReactor(this.store, this.authorization, this.tasks));
     // SCA (issue 6): what the challenge sequences of quotes do to them.
     this.scaHooks.register(QUOTE_SCA_SUBJECT, {
       onChallengeIssued: async (data, challenge) => {
@@ -94,7 +82,6 @@ export class QuotesModule implements OnModuleInit, OnApplicationBootstrap, Befor
       },
       onFailed: (data) => this.authorization.fail(data.subject.id, data.sequenceId, data.reason),
     });
-    // Expiry jobs scheduled by older versions still run; new quotes expire by the sweep.
     this.tasks.register(EXPIRE_QUOTE_TASK, (payload) => this.settlement.expire(payload.subjectId));
     this.tasks.register(SETTLE_QUOTE_TASK, (payload) => this.settlement.settle(payload.subjectId, Number(payload.step)));
     this.tasks.register(RESUME_EXECUTION_TASK, async (payload) => {
@@ -102,15 +89,5 @@ export class QuotesModule implements OnModuleInit, OnApplicationBootstrap, Befor
     });
     // OUTGOING_PAYMENT.<STATUS> with the quote's transaction as GET showed it right after the event.
     this.webhookMappers.register(new QuoteWebhookMapper((event) => readStreamUpTo(this.events, event)));
-  }
-
-  /** The expiry sweep runs where the worker role does, like the scheduled tasks it replaces. */
-  onApplicationBootstrap(): void {
-    if (this.config.roles.has('worker')) this.expirySweeper.start();
-  }
-
-  /** Before the pool closes: no sweep starts any more and the one in flight finishes. */
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.expirySweeper.stop();
   }
 }

@@ -59,10 +59,9 @@ export interface TestAppOptions {
   platformConfig?: Partial<PlatformConfig>;
 }
 
-/** Sandbox delays for tests: settlement in ~100 ms, the "long" scenarios in ~2 s, expiry within ~100 ms. */
+/** Sandbox delays for tests: settlement in ~100 ms, the "long" scenarios in ~2 s. */
 export const FAST_SANDBOX_ENV: Record<string, string> = {
   SANDBOX_SETTLEMENT_DELAY_MS: '100',
-  QUOTE_EXPIRY_SWEEP_MS: '100',
   SANDBOX_LONG_PAYMENT_DELAY_MS: '2000',
   SANDBOX_SLOW_FAILURE_DELAY_MS: '1000',
   SANDBOX_BENEFICIARY_CHECK_DELAY_MS: '500',

@@ -1,20 +1,34 @@
 import { Reactor } from '../../infra/projections/projection';
-import { QuoteAuthorizationRequested } from '../domain/quote/quote.events';
+import { TaskScheduler } from '../../infra/queue/task-scheduler';
+import { QuoteAuthorizationRequested, QuoteAuthorized } from '../domain/quote/quote.events';
+import { QuoteStore } from '../quote-store';
+import { EXPIRE_QUOTE_TASK } from '../reactors/quote-process.reactor';
 import { QuoteAuthorizationService } from './quote-authorization.service';
 
 /**
- * The SCA side of the quote process (checkpointed, at least once): on
- * `QuoteAuthorizationRequested`, open the challenge sequence it planned (a no-op unless the
- * request died between recording the quote and opening it). A REALTIME_FUNDING quote released by
- * `QuoteAuthorized` is PENDING again and expires like any other: the expiry sweep
- * (settlement/quote-expiry-sweeper.ts) finds it in the read model.
+ * The SCA side of the quote process (checkpointed, at least once):
+ * - `QuoteAuthorizationRequested`: open the challenge sequence it planned (a no-op unless the
+ *   request died between recording the quote and opening it);
+ * - `QuoteAuthorized` of a REALTIME_FUNDING quote: it is PENDING again, so it can expire again.
  */
-export function quoteAuthorizationReactor(authorization: QuoteAuthorizationService): Reactor {
+export function quoteAuthorizationReactor(store: QuoteStore, authorization: QuoteAuthorizationService, tasks: TaskScheduler): Reactor {
   return {
     name: 'quote-authorization',
-    handles: ['QuoteAuthorizationRequested'],
+    handles: ['QuoteAuthorizationRequested', 'QuoteAuthorized'],
     async react(event) {
-      await authorization.open(event.data as QuoteAuthorizationRequested['data']);
+      if (event.type === 'QuoteAuthorizationRequested') {
+        await authorization.open(event.data as QuoteAuthorizationRequested['data']);
+        return;
+      }
+      const data = event.data as QuoteAuthorized['data'];
+      const { state } = await store.load(data.quoteId);
+      if (state.status !== 'PENDING') return;
+      await tasks.schedule(EXPIRE_QUOTE_TASK, `${data.quoteId}:expire:after-authorization`, Math.max(0, Date.parse(state.expiresAt) - Date.now()), {
+        subjectId: data.quoteId,
+        platformId: data.platformId,
+        correlationId: event.metadata.correlationId,
+        causationId: event.id,
+      });
     },
   };
 }

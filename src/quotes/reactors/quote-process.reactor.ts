@@ -7,11 +7,6 @@ import { QuoteExecutionService } from '../execution/quote-execution.service';
 import { QuoteStore } from '../quote-store';
 import { QuoteSettlementService } from '../settlement/quote-settlement.service';
 
-/**
- * The expiry task of older versions: no longer scheduled (the expiry sweep,
- * settlement/quote-expiry-sweeper.ts, expires quotes by state), but still handled, so jobs
- * already waiting in Redis run.
- */
 export const EXPIRE_QUOTE_TASK = 'quote.expire';
 export const SETTLE_QUOTE_TASK = 'quote.settle';
 export const RESUME_EXECUTION_TASK = 'quote.resume-execution';
@@ -27,23 +22,22 @@ const HANDLED = ['QuoteCreated', 'QuoteExecutionRequested', 'QuoteExecutionRejec
 const KNOWN_QUOTES_LIMIT = 20_000;
 
 type Ref = { quoteId: string; platformId: string };
-type Settling = Pick<ExistingQuote, 'funding'>;
+type Settling = Pick<ExistingQuote, 'funding' | 'expiresAt'>;
 
 /**
  * The quote process manager (checkpointed, at least once; every effect is a task with a
  * deterministic job id, or an idempotent ledger step):
- * - `QuoteCreated`: remembers the quote's settlement scenario;
+ * - `QuoteCreated`: the expiry task at `expiresAt`;
  * - `QuoteExecutionRequested`: the resume task, which finishes an execute whose request died
  *   after recording it (hold, then record the hold or the refusal);
- * - `QuoteExecutionRejected`: void the attempt's hold id (a late hold is refused or given back);
+ * - `QuoteExecutionRejected`: void the attempt's hold id (a late hold is refused or given back),
+ *   and check expiry again (the quote is PENDING once more, maybe past `expiresAt`);
  * - `QuoteFundsHeld`, `QuoteFunded`: the first settlement step after its sandbox delay; the
- *   resume task is dropped;
+ *   expiry task (a PROCESSING quote never expires) and the resume task are dropped;
  * - `QuoteCompleted`: the next step, when the scenario has one (the return of suffix 005).
- * Expiry is no task of its own: the expiry sweep (settlement/quote-expiry-sweeper.ts) finds
- * PENDING quotes past `expiresAt` in the read model, including a quote PENDING again after a
- * refused attempt. It works a read batch at a time: a resume task is not needed when the same
- * batch already holds the attempt's outcome. Scenarios come from the QuoteCreated events it has
- * seen, or the stream.
+ * It works a read batch at a time: a resume task is not needed when the same batch already holds
+ * the attempt's outcome, nor an expiry for a quote the batch shows executed. Scenarios come from
+ * the QuoteCreated events it has seen, or the stream.
  */
 export function quoteProcessReactor(
   store: QuoteStore,
@@ -53,7 +47,7 @@ export function quoteProcessReactor(
 ): Reactor {
   const known = new Map<string, Settling>();
   const rememberQuote = (quoteId: string, quote: Settling) => {
-    known.set(quoteId, { funding: quote.funding });
+    known.set(quoteId, { funding: quote.funding, expiresAt: quote.expiresAt });
     if (known.size > KNOWN_QUOTES_LIMIT) known.delete(known.keys().next().value!);
   };
   const quoteFor = async (quoteId: string): Promise<Settling | null> => {
@@ -78,16 +72,23 @@ export function quoteProcessReactor(
   const reactBatch = async (events: RecordedEvent[]): Promise<void> => {
     const outcomes = new Set<string>();
     const requested = new Set<string>();
+    const executed = new Set<string>();
     for (const event of events) {
       const data = event.data as Ref & { attempt?: number };
       if (event.type === 'QuoteExecutionRequested') requested.add(`${data.quoteId}:${data.attempt}`);
       if (event.type === 'QuoteFundsHeld' || event.type === 'QuoteExecutionRejected') outcomes.add(`${data.quoteId}:${data.attempt}`);
+      if (event.type === 'QuoteFundsHeld' || event.type === 'QuoteFunded') executed.add(data.quoteId);
       if (event.type === 'QuoteCreated') rememberQuote(data.quoteId, event.data as QuoteCreated['data']);
     }
     const scheduled: Scheduled[] = [];
     const effects: Array<Promise<unknown>> = [];
     for (const event of events) {
       switch (event.type) {
+        case 'QuoteCreated': {
+          const data = event.data as QuoteCreated['data'];
+          if (!executed.has(data.quoteId)) scheduled.push(task(EXPIRE_QUOTE_TASK, event, 'expire', Date.parse(data.expiresAt) - Date.now()));
+          break;
+        }
         case 'QuoteExecutionRequested': {
           const data = event.data as QuoteExecutionRequested['data'];
           if (outcomes.has(`${data.quoteId}:${data.attempt}`)) break;
@@ -101,6 +102,7 @@ export function quoteProcessReactor(
           const { state } = await store.load(data.quoteId);
           if (state.status === 'none') break;
           await execution.voidRejectedHold(state, data.holdId);
+          scheduled.push(task(EXPIRE_QUOTE_TASK, event, `expire:after-attempt:${data.attempt}`, Date.parse(state.expiresAt) - Date.now()));
           break;
         }
         case 'QuoteFundsHeld':
@@ -110,6 +112,7 @@ export function quoteProcessReactor(
           const step = event.type === 'QuoteCompleted' ? (event.data as QuoteCompleted['data']).step + 1 : 0;
           const quote = await quoteFor(data.quoteId);
           if (!quote) break;
+          if (step === 0) effects.push(tasks.cancel(EXPIRE_QUOTE_TASK, `${data.quoteId}:expire`));
           // The outcome of an execute whose request came in an earlier batch: its resume task is moot.
           const attempt = (event.data as { attempt?: number }).attempt;
           if (event.type === 'QuoteFundsHeld' && !requested.has(`${data.quoteId}:${attempt}`)) {

@@ -18,7 +18,7 @@ export class NotDueYetError extends Error {}
 
 /**
  * What happens after a quote is executed or funded, and when it is not: the sandbox settlement
- * steps (quote-scenarios.ts) with their ledger movements, expiry (the sweep), and the sandbox
+ * steps (quote-scenarios.ts) with their ledger movements, scheduled expiry, and the sandbox
  * payment of a REALTIME_FUNDING quote. A step that only settles or releases the source account's
  * hold commits the movement and the quote event together (see `settleAtomically`); otherwise a
  * step moves money first (idempotent by hold or movement id), then records the quote event at the
@@ -38,10 +38,7 @@ export class QuoteSettlementService {
     return settlementSchedule(quoteScenarioByName(funding.scenario as QuoteScenarioName, funding.scenarioSuffix), this.config.sandbox);
   }
 
-  /**
-   * Expiry (the sweep, quote-expiry-sweeper.ts, and `quote.expire` jobs of older versions): a
-   * PENDING quote past `expiresAt` becomes EXPIRED; anything else is left alone.
-   */
+  /** The expiry task: a PENDING quote past `expiresAt` becomes EXPIRED; anything else is left alone. */
   async expire(quoteId: string): Promise<void> {
     const now = new Date().toISOString();
     const { state } = await this.store.handle(null, quoteId, { type: 'Expire', now }, await this.store.loadRecent(quoteId));

@@ -121,7 +121,7 @@ function expired(state: ExistingQuote, now: string): QuoteEvent[] {
 
 /**
  * What stops execute (and its SCA variant): throws the refusal, or answers the expiry to record
- * when the clock passed `expiresAt` before the expiry sweep reached it; null when execute may go on.
+ * when the clock passed `expiresAt` before the expiry task ran; null when execute may go on.
  */
 function executionRefusal(state: ExistingQuote, now: string): QuoteEvent[] | null {
   if (state.source.sourceType === 'REALTIME_FUNDING') {
@@ -134,7 +134,7 @@ function executionRefusal(state: ExistingQuote, now: string): QuoteEvent[] | nul
   if (state.status === 'EXPIRED') throw quoteExpiredConflict(state);
   if (state.status === 'PENDING_AUTHORIZATION') throw pendingAuthorizationConflict();
   if (state.status !== 'PENDING') throw alreadyExecuted(state, 'executed');
-  // The clock decides even before the expiry sweep has reached it; the caller answers 409 after
+  // The clock decides even before the expiry task has run; the caller answers 409 after
   // recording the expiry, so every view agrees with that answer.
   if (isExpiredAt(state, now)) return expired(state, now);
   if (state.funding.sourceAccountId === null) throw invalid(state, 'execute');
