@@ -257,7 +257,7 @@ export class ProjectionRunner {
       if (!flight) return true;
       if (!(await flight.outcome)) return false;
       committed = flight.last;
-      if (comparePositions(committed, this.projectionProgress) > 0) this.advanceProgress(committed);
+      this.advanceProgress(committed);
       return true;
     };
     /** After a batch in flight rolled back: read again from where the log is committed. */
@@ -306,13 +306,14 @@ export class ProjectionRunner {
           prefetched.catch(() => undefined);
         }
         const healthy = this.states.filter((state) => state.failure === null);
-        const oneRoundTrip = healthy.length === this.states.length && healthy.every((state) => state.stored !== null);
-        if (catchingUp && oneRoundTrip) {
+        // Caught up, batches stay one at a time: one always queued behind the other would hold
+        // the projections' locks without a gap, and a rebuild's swap waits for a gap.
+        if (catchingUp && healthy.length === this.states.length && healthy.every((state) => state.stored !== null)) {
           // Catching up, every projection healthy: this batch goes on the wire behind the one in
           // flight, so Postgres works on one while this process prepares the next.
           const sent = await this.sendBatchInOneRoundTrip(batch, healthy);
           const landed = await land();
-          inFlight = { outcome: this.progressOnCommit(sent.outcome, last), last };
+          inFlight = { outcome: sent.outcome, last };
           if (!landed) {
             await land();
             rewind();
@@ -322,19 +323,8 @@ export class ProjectionRunner {
           failures = 0;
           continue;
         }
-        // Caught up, batches stay one at a time: one always queued behind the other would hold
-        // the projections' locks without a gap, and a rebuild's swap waits for a gap.
         if (!(await land())) {
           rewind();
-          continue;
-        }
-        if (oneRoundTrip) {
-          // The next read goes out while this batch commits; read-your-writes waiters are
-          // answered as soon as it has committed, not when that read returns.
-          const sent = await this.sendBatchInOneRoundTrip(batch, healthy);
-          inFlight = { outcome: this.progressOnCommit(sent.outcome, last), last };
-          from = last;
-          failures = 0;
           continue;
         }
         await this.applyBatch(batch, healthy);
@@ -353,14 +343,6 @@ export class ProjectionRunner {
       }
     }
     await land().catch(() => false);
-  }
-
-  /** A sent batch's outcome, which moves the progress (and answers waiters) once it committed. */
-  private progressOnCommit(outcome: Promise<boolean>, last: Position): Promise<boolean> {
-    return outcome.then((committed) => {
-      if (committed && comparePositions(last, this.projectionProgress) > 0) this.advanceProgress(last);
-      return committed;
-    });
   }
 
   private untilNextRetryMs(): number {
