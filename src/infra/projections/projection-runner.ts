@@ -21,8 +21,15 @@ const REACTOR_BUSY_CHECKPOINT_MS = 250;
  * (not merely an empty read, which a steady trickle of appends makes happen between every two).
  */
 const REACTOR_QUIET_CHECKPOINT_MS = 100;
-/** Reactors read the log at most this many events at a time (so does a caught-up projector, with them). */
+/** Reactors read the log at most this many events at a time (so does a caught-up projector). */
 const REACTOR_BATCH_SIZE = 200;
+/**
+ * Reactors wake at most once per this many milliseconds for in-process appends (the projector
+ * wakes at once: read-your-writes answers wait on it). A flow of a few appends in quick
+ * succession then costs each reactor one read (shared by every reactor at the same position)
+ * instead of one per append; reactor effects are delayed work anyway.
+ */
+export const REACTOR_WAKE_COALESCE_MS = 5;
 
 export interface ProjectionRunnerOptions {
   batchSize?: number;
@@ -31,6 +38,15 @@ export interface ProjectionRunnerOptions {
   /** First retry delay of a failing projection or reactor; doubles up to maxRetryDelayMs. */
   retryDelayMs?: number;
   maxRetryDelayMs?: number;
+  /** Reactor wake-ups on in-process appends are coalesced over this window (0: one per append). */
+  reactorWakeCoalesceMs?: number;
+}
+
+/** A log read reactor loops share while it is in flight. */
+interface SharedRead {
+  events: Promise<RecordedEvent[]>;
+  /** The reactor wake-up count when the read started. */
+  wakes: number;
 }
 
 interface Waiter {
@@ -74,12 +90,22 @@ export class ProjectionRunner {
   private readonly loops: Promise<void>[] = [];
   private projectionProgress: Position = START_POSITION;
   private waiters: Waiter[] = [];
-  private wakeListeners = new Set<() => void>();
+  /** The projector's idle wait: woken by every in-process append. */
+  private readonly projectorListeners = new Set<() => void>();
+  /** Idle reactor loops: woken together, at most once per coalescing window. */
+  private readonly reactorListeners = new Set<() => void>();
+  private readonly reactorWakeCoalesceMs: number;
+  private reactorWakeTimer: NodeJS.Timeout | null = null;
+  /**
+   * How many reactor wake-ups there have been. A reactor loop compares it with the count when the
+   * read it used started: a wake-up since means an append the read may have missed.
+   */
+  private reactorWakes = 0;
   private unsubscribe: (() => void) | null = null;
   private states: ProjectionState[] = [];
   /** The pipelined connection projection batches write through. */
   private connection: Client | null = null;
-  private readonly reactorReads = new Map<string, Promise<RecordedEvent[]>>();
+  private readonly reactorReads = new Map<string, SharedRead>();
 
   constructor(
     private readonly pool: Pool,
@@ -93,6 +119,7 @@ export class ProjectionRunner {
     this.pollIntervalMs = options.pollIntervalMs ?? 25;
     this.retryDelayMs = options.retryDelayMs ?? 200;
     this.maxRetryDelayMs = options.maxRetryDelayMs ?? 60_000;
+    this.reactorWakeCoalesceMs = options.reactorWakeCoalesceMs ?? REACTOR_WAKE_COALESCE_MS;
   }
 
   /** Creates missing read models and rebuilds those whose version changed. */
@@ -126,7 +153,7 @@ export class ProjectionRunner {
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
-    this.unsubscribe = this.events.onAppended(() => this.wakeAll());
+    this.unsubscribe = this.events.onAppended(() => this.onAppended());
     if (this.projections.length > 0) this.loops.push(this.runProjectionLoop());
     for (const reactor of this.reactors) this.loops.push(this.runReactorLoop(reactor));
   }
@@ -134,6 +161,8 @@ export class ProjectionRunner {
   async stop(): Promise<void> {
     this.running = false;
     this.unsubscribe?.();
+    if (this.reactorWakeTimer) clearTimeout(this.reactorWakeTimer);
+    this.reactorWakeTimer = null;
     this.wakeAll();
     await Promise.allSettled(this.loops);
     this.loops.length = 0;
@@ -189,22 +218,53 @@ export class ProjectionRunner {
     this.waiters = still;
   }
 
-  private wakeAll(): void {
-    for (const listener of [...this.wakeListeners]) listener();
+  /** An in-process append: the projector now, the reactors once the coalescing window ends. */
+  private onAppended(): void {
+    wake(this.projectorListeners);
+    if (this.reactorWakeCoalesceMs <= 0) {
+      this.wakeReactors();
+      return;
+    }
+    this.reactorWakeTimer ??= setTimeout(() => this.wakeReactors(), this.reactorWakeCoalesceMs);
   }
 
-  /** Sleeps until an in-process append, the delay, or stop(). */
-  private idle(delayMs: number): Promise<void> {
+  private wakeReactors(): void {
+    if (this.reactorWakeTimer) clearTimeout(this.reactorWakeTimer);
+    this.reactorWakeTimer = null;
+    this.reactorWakes++;
+    wake(this.reactorListeners);
+  }
+
+  private wakeAll(): void {
+    wake(this.projectorListeners);
+    wake(this.reactorListeners);
+  }
+
+  /** Sleeps until an in-process append wakes `listeners`, the delay, or stop(). */
+  private idle(delayMs: number, listeners: Set<() => void> = this.projectorListeners): Promise<void> {
     if (!this.running) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
-        this.wakeListeners.delete(done);
+        listeners.delete(done);
         resolve();
       };
       const timer = setTimeout(done, delayMs);
-      this.wakeListeners.add(done);
+      listeners.add(done);
     });
+  }
+
+  /**
+   * A caught-up reactor loop waits for the next reactor wake-up, unless one came since the read it
+   * used started (that read may predate the append). An append known here but not yet visible to
+   * that read (an older concurrent transaction holds back the snapshot) is retried soon, as the
+   * projector does, once no wake-up is pending for it; the poll covers other processes.
+   */
+  private idleReactor(from: Position, readWakes: number): Promise<void> {
+    if (readWakes !== this.reactorWakes) return Promise.resolve();
+    const latest = this.events.latestAppendedPosition();
+    const unseen = latest !== null && comparePositions(latest, from) > 0 && this.reactorWakeTimer === null;
+    return this.idle(unseen ? 2 : this.pollIntervalMs, this.reactorListeners);
   }
 
   /**
@@ -283,10 +343,11 @@ export class ProjectionRunner {
           initialised = true;
         }
         await this.retryFailingProjections(from);
-        // Caught up, the projector wakes with the reactors on each append and reads where they
-        // read: one shared query. Behind, it reads full batches and the next one ahead.
+        // Caught up, the projector wakes on each append (reactors only once per coalescing
+        // window) and shares a read in flight from its position, if any. Behind, it reads full
+        // batches and the next one ahead.
         const read: Promise<RecordedEvent[]> =
-          prefetched ?? (behind ? this.events.store.readAll({ from, limit: this.batchSize }) : this.sharedReadAll(from, this.reactorBatchSize));
+          prefetched ?? (behind ? this.events.store.readAll({ from, limit: this.batchSize }) : this.sharedReadAll(from, this.reactorBatchSize).events);
         const batch: RecordedEvent[] = await read;
         prefetched = null;
         behind = batch.length === (behind ? this.batchSize : this.reactorBatchSize);
@@ -551,16 +612,18 @@ export class ProjectionRunner {
   }
 
   /**
-   * Reactor loops wake together on every append and mostly read from the same position: a read
-   * already in flight for that position is shared instead of sending another identical query
-   * (one per reactor per append otherwise). Only in-flight reads are shared, so nobody gets a
-   * stale answer: a loop that asks after a read finished sends its own.
+   * Reactor loops wake together and mostly read from the same position: a read already in flight
+   * for that position is shared instead of sending another identical query (one per reactor per
+   * wake-up otherwise). Only in-flight reads are shared, so nobody gets a stale answer: a loop
+   * that asks after a read finished sends its own, and one that joins a read started before the
+   * latest wake-up sees so in `wakes` and reads again.
    */
-  private sharedReadAll(from: Position, limit: number): Promise<RecordedEvent[]> {
+  private sharedReadAll(from: Position, limit: number): SharedRead {
     const key = `${positionToString(from)}:${limit}`;
     let read = this.reactorReads.get(key);
     if (!read) {
-      read = this.events.store.readAll({ from, limit }).finally(() => this.reactorReads.delete(key));
+      const events = this.events.store.readAll({ from, limit }).finally(() => this.reactorReads.delete(key));
+      read = { events, wakes: this.reactorWakes };
       this.reactorReads.set(key, read);
     }
     return read;
@@ -596,12 +659,14 @@ export class ProjectionRunner {
           const initial = await readCheckpoints(this.pool, [reactor.name]);
           from = initial.get(reactor.name)?.position ?? START_POSITION;
         }
-        const batch = await this.sharedReadAll(from, this.reactorBatchSize);
+        const read = this.sharedReadAll(from, this.reactorBatchSize);
+        const batch = await read.events;
         if (batch.length === 0) {
           if (unsaved && Date.now() - Math.max(checkpointedAt, eventsSeenAt) >= REACTOR_QUIET_CHECKPOINT_MS) await checkpoint(from, true);
-          await this.idle(this.nextDelay(from));
+          await this.idleReactor(from, read.wakes);
           continue;
         }
+        const full = batch.length === this.reactorBatchSize;
         eventsSeenAt = Date.now();
         if (reactor.reactBatch) {
           // One call for the batch's handled events (the webhook reactor batches its reads and writes).
@@ -609,8 +674,9 @@ export class ProjectionRunner {
           if (handled.length > 0) await runWithContext(reactorContext(reactor, handled[handled.length - 1]), () => reactor.reactBatch!(handled));
           from = batch[batch.length - 1].position;
           appliedSinceCheckpoint += handled.length;
-          await checkpoint(from, false, batch.length === this.reactorBatchSize);
+          await checkpoint(from, false, full);
           failures = 0;
+          if (!full) await this.idleReactor(from, read.wakes);
           continue;
         }
         for (const event of batch) {
@@ -621,8 +687,11 @@ export class ProjectionRunner {
           // Advanced event by event so a failure mid-batch re-runs only the failed event onwards.
           from = event.position;
         }
-        await checkpoint(from, false, batch.length === this.reactorBatchSize);
+        await checkpoint(from, false, full);
         failures = 0;
+        // Caught up with everything the read saw: wait for the next wake-up instead of reading
+        // again at once (an answer nearly always empty), so the loops woken together read together.
+        if (!full) await this.idleReactor(from, read.wakes);
       } catch (error) {
         failures++;
         const message = describeError(error);
@@ -636,7 +705,7 @@ export class ProjectionRunner {
           );
         }
         logger.error('reactor failed; retrying', { reactor: reactor.name, error: message, failures });
-        await this.idle(Math.min(5000, this.retryDelay(failures)));
+        await this.idle(Math.min(5000, this.retryDelay(failures)), this.reactorListeners);
       }
     }
     // Stopping: record how far it got, so a restart does not react again to the last moments.
@@ -660,4 +729,9 @@ function reactorContext(reactor: Reactor, event: RecordedEvent) {
 function minPosition(positions: Position[]): Position {
   if (positions.length === 0) return START_POSITION;
   return positions.reduce((lowest, position) => (comparePositions(position, lowest) < 0 ? position : lowest));
+}
+
+/** Wakes every listener of an idle wait (each removes itself). */
+function wake(listeners: Set<() => void>): void {
+  for (const listener of [...listeners]) listener();
 }
