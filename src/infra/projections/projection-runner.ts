@@ -30,6 +30,8 @@ const REACTOR_BATCH_SIZE = 200;
  * instead of one per append; reactor effects are delayed work anyway.
  */
 export const REACTOR_WAKE_COALESCE_MS = 5;
+/** How many of the events the projector read last are kept for the reactors to read from memory. */
+const RECENT_EVENTS_LIMIT = 2000;
 
 export interface ProjectionRunnerOptions {
   batchSize?: number;
@@ -106,6 +108,13 @@ export class ProjectionRunner {
   /** The pipelined connection projection batches write through. */
   private connection: Client | null = null;
   private readonly reactorReads = new Map<string, SharedRead>();
+  /**
+   * The log as the projector last read it: the events right after `after`, contiguous and in
+   * order. Each read of the log answers every event after its position visible to all (a prefix
+   * that only grows), so a reactor whose position falls inside gets from here exactly what a read
+   * of its own would have answered a moment ago.
+   */
+  private recent: { after: Position; events: RecordedEvent[] } | null = null;
 
   constructor(
     private readonly pool: Pool,
@@ -349,6 +358,7 @@ export class ProjectionRunner {
         const read: Promise<RecordedEvent[]> =
           prefetched ?? (behind ? this.events.store.readAll({ from, limit: this.batchSize }) : this.sharedReadAll(from, this.reactorBatchSize).events);
         const batch: RecordedEvent[] = await read;
+        this.rememberRead(from, batch);
         prefetched = null;
         behind = batch.length === (behind ? this.batchSize : this.reactorBatchSize);
         if (batch.length === 0) {
@@ -629,6 +639,44 @@ export class ProjectionRunner {
     return read;
   }
 
+  /** Appends what the projector read from `from` to `recent` (or starts it over there). */
+  private rememberRead(from: Position, batch: RecordedEvent[]): void {
+    if (batch.length === 0) return;
+    const recent = this.recent;
+    const end = recent && (recent.events.length > 0 ? recent.events[recent.events.length - 1].position : recent.after);
+    if (recent && end && comparePositions(end, from) === 0) {
+      for (const event of batch) recent.events.push(event);
+    } else {
+      this.recent = { after: from, events: [...batch] };
+    }
+    const kept = this.recent!;
+    const excess = kept.events.length - RECENT_EVENTS_LIMIT;
+    if (excess > 0) {
+      kept.after = kept.events[excess - 1].position;
+      kept.events.splice(0, excess);
+    }
+  }
+
+  /**
+   * A reactor loop's read: from what the projector read last when its position is in there and
+   * something follows it (the projector wakes first, so it usually has), else from the log.
+   */
+  private reactorRead(from: Position): SharedRead {
+    const recent = this.recent;
+    const events = recent?.events ?? [];
+    if (recent && events.length > 0 && comparePositions(from, recent.after) >= 0 && comparePositions(from, events[events.length - 1].position) < 0) {
+      let low = 0;
+      let high = events.length - 1;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if (comparePositions(events[middle].position, from) > 0) high = middle;
+        else low = middle + 1;
+      }
+      return { events: Promise.resolve(events.slice(low, low + this.reactorBatchSize)), wakes: this.reactorWakes };
+    }
+    return this.sharedReadAll(from, this.reactorBatchSize);
+  }
+
   private async runReactorLoop(reactor: Reactor): Promise<void> {
     const types = new Set(reactor.handles);
     let from: Position | null = null;
@@ -659,7 +707,7 @@ export class ProjectionRunner {
           const initial = await readCheckpoints(this.pool, [reactor.name]);
           from = initial.get(reactor.name)?.position ?? START_POSITION;
         }
-        const read = this.sharedReadAll(from, this.reactorBatchSize);
+        const read = this.reactorRead(from);
         const batch = await read.events;
         if (batch.length === 0) {
           if (unsaved && Date.now() - Math.max(checkpointedAt, eventsSeenAt) >= REACTOR_QUIET_CHECKPOINT_MS) await checkpoint(from, true);
