@@ -220,8 +220,9 @@ describe('PostgresEventStore specifics', () => {
       const stream = `pgTest-${uuidv7()}`;
       await harness.store.appendToStream(stream, [event('Notified')], { expectedRevision: 'no_stream' });
       // Events of earlier tests may arrive first: the visibility horizon is cluster-wide, so other
-      // test files' open transactions can hold them back past the head this test read.
-      await waitUntil(() => received.some((recorded) => recorded.streamName === stream), 5_000);
+      // test files' open transactions can hold them back past the head this test read, and hold
+      // this event back too (the subscription then retries with a doubling delay): a generous bound.
+      await waitUntil(() => received.some((recorded) => recorded.streamName === stream), 20_000);
       expect(received.filter((recorded) => recorded.streamName === stream)).toHaveLength(1);
       await subscription.stop();
       await consumed;
