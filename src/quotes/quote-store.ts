@@ -83,10 +83,7 @@ export class QuoteStore {
    * ConcurrencyError when another writer moved the stream first (the caller reloads and retries).
    */
   async append(state: QuoteState, revision: number | 'no_stream', command: QuoteCommand): Promise<DecidedQuote> {
-    const decided = quoteDecider.decide(command, state);
-    let next = state;
-    for (const event of decided) next = quoteDecider.evolve(next, event);
-    if (next.status === 'none') throw quoteNotFound();
+    const { state: next, events: decided } = this.decideAll(state, [command]);
     if (decided.length === 0) return { state: next, events: [], revision };
     // Fresh event ids: the expected revision is what makes one writer win. Ids derived from the
     // revision would let a losing writer's identical-looking append pass as a retry of the winner's.

@@ -275,14 +275,10 @@ export class AccountsLedger {
           if (cached) continue;
           return { ...snapshotOf(state as OpenAccount), applied: false };
         }
-        const withIds = decided.map((event) => ({ ...event, id: eventIdFor(accountId, event) }));
         try {
           // The account's platform is the tenant of its movements, whoever asks (a reactor, a task).
-          const appended = await this.events.append(stream, withIds, revision, { platformId });
-          let next = state;
-          for (const event of decided) next = internalAccountDecider.evolve(next, event);
-          this.remember(stream, next, appended.nextExpectedRevision, appended.position);
-          return { ...snapshotOf(next as OpenAccount), applied: true };
+          const appended = await this.events.append(stream, withEventIds(accountId, decided), revision, { platformId });
+          return this.committed(stream, state, decided, appended);
         } catch (error) {
           if (!(error instanceof ConcurrencyError)) throw error;
           // Another process wrote to this account: the next load catches up from our revision.
@@ -321,17 +317,13 @@ export class AccountsLedger {
           throw error;
         }
         if (decided.length === 0) return { kind: 'declined', reason: 'NOOP' };
-        const withIds = decided.map((event) => ({ ...event, id: eventIdFor(accountId, event) }));
         try {
           const [appended, companionAppended] = await this.events.appendToStreams([
             // The account's platform is the tenant of its movements, whoever asks.
-            { streamName: stream, events: withIds, expectedRevision: revision, metadata: { platformId } },
+            { streamName: stream, events: withEventIds(accountId, decided), expectedRevision: revision, metadata: { platformId } },
             companion,
           ]);
-          let next: InternalAccountState = state;
-          for (const event of decided) next = internalAccountDecider.evolve(next, event);
-          this.remember(stream, next, appended.nextExpectedRevision, appended.position);
-          return { kind: 'applied', account: { ...snapshotOf(next as OpenAccount), applied: true }, companion: companionAppended };
+          return { kind: 'applied', account: this.committed(stream, state, decided, appended), companion: companionAppended };
         } catch (error) {
           if (!(error instanceof ConcurrencyError)) throw error;
           if (error.streamName !== stream) return { kind: 'declined', reason: 'COMPANION_CONFLICT' };
@@ -339,6 +331,14 @@ export class AccountsLedger {
       }
       return { kind: 'declined', reason: 'ACCOUNT_CONFLICT' };
     });
+  }
+
+  /** After `decided` was appended on `state`: the new state cached at its revision, and its balances. */
+  private committed(stream: string, state: InternalAccountState, decided: InternalAccountEvent[], appended: AppendResult): LedgerStepResult {
+    let next = state;
+    for (const event of decided) next = internalAccountDecider.evolve(next, event);
+    this.remember(stream, next, appended.nextExpectedRevision, appended.position);
+    return { ...snapshotOf(next as OpenAccount), applied: true };
   }
 
   /**
@@ -403,6 +403,11 @@ function snapshotOf(state: OpenAccount): LedgerAccountSnapshot {
     openedAt: state.openedAt,
     updatedAt: state.updatedAt,
   };
+}
+
+/** The decided events with their deterministic ids (see eventIdFor). */
+function withEventIds(accountId: string, decided: InternalAccountEvent[]): Array<InternalAccountEvent & { id: string }> {
+  return decided.map((event) => ({ ...event, id: eventIdFor(accountId, event) }));
 }
 
 /** uuid v5 of the movement's business key: the same step appended twice is one event. */

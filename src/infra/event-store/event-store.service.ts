@@ -66,17 +66,8 @@ export class EventStoreService {
     expectedRevision: ExpectedRevision,
     metadataOverrides: Partial<EventMetadata> = {},
   ): Promise<AppendResult> {
-    const metadata = buildMetadata(metadataOverrides);
-    const newEvents: NewEvent[] = events.map((event) => ({
-      id: event.id ?? uuidv7(),
-      type: event.type,
-      data: event.data as Record<string, unknown>,
-      metadata,
-    }));
-    const result = await this.store.appendToStream(streamName, newEvents, { expectedRevision });
-    recordAppendedPosition(result.position);
-    this.latestAppended = result.position;
-    this.appended.emit('appended', result.position);
+    const result = await this.store.appendToStream(streamName, toNewEvents(events, buildMetadata(metadataOverrides)), { expectedRevision });
+    this.noteAppended(result.position);
     return result;
   }
 
@@ -96,25 +87,21 @@ export class EventStoreService {
   async appendToStreams(appends: DomainStreamAppend[]): Promise<AppendResult[]> {
     if (!this.store.appendToStreams) throw new Error('This event store cannot append to several streams atomically');
     const results = await this.store.appendToStreams(
-      appends.map((append) => {
-        const metadata = buildMetadata(append.metadata ?? {});
-        return {
-          streamName: append.streamName,
-          expectedRevision: append.expectedRevision,
-          events: append.events.map((event) => ({
-            id: event.id ?? uuidv7(),
-            type: event.type,
-            data: event.data as Record<string, unknown>,
-            metadata,
-          })),
-        };
-      }),
+      appends.map((append) => ({
+        streamName: append.streamName,
+        expectedRevision: append.expectedRevision,
+        events: toNewEvents(append.events, buildMetadata(append.metadata ?? {})),
+      })),
     );
-    const latest = results.reduce((max, result) => (comparePositions(result.position, max) > 0 ? result.position : max), results[0].position);
-    recordAppendedPosition(latest);
-    this.latestAppended = latest;
-    this.appended.emit('appended', latest);
+    this.noteAppended(results.reduce((max, result) => (comparePositions(result.position, max) > 0 ? result.position : max), results[0].position));
     return results;
+  }
+
+  /** After an append: read-your-writes for the request, and the in-process wake-up. */
+  private noteAppended(position: Position): void {
+    recordAppendedPosition(position);
+    this.latestAppended = position;
+    this.appended.emit('appended', position);
   }
 
   async readStream(streamName: string): Promise<RecordedEvent[]> {
@@ -164,6 +151,10 @@ export class EventStoreService {
       }
     }
   }
+}
+
+function toNewEvents(events: DomainEvent[], metadata: EventMetadata): NewEvent[] {
+  return events.map((event) => ({ id: event.id ?? uuidv7(), type: event.type, data: event.data as Record<string, unknown>, metadata }));
 }
 
 function buildMetadata(overrides: Partial<EventMetadata>): EventMetadata {

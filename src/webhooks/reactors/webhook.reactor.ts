@@ -48,13 +48,13 @@ export class WebhookReactor implements Reactor {
     // Platforms without an endpoint get no webhooks (nothing piles up for 7 days): events whose
     // platforms are known to have none are not even mapped (mapping reads streams and rows).
     const endpointKnown = new Map<string, boolean>();
-    const hasEndpoint = async (platformIds: string[]) => {
+    const learnEndpoints = async (platformIds: string[]) => {
       const unknown = platformIds.filter((platformId) => !endpointKnown.has(platformId));
       const endpoints = await Promise.all(unknown.map((platformId) => this.deliveries.endpointOf(platformId)));
       unknown.forEach((platformId, index) => endpointKnown.set(platformId, Boolean(endpoints[index])));
     };
     const declared = inWindow.map((event) => this.mappers.platformsOf(event));
-    await hasEndpoint([...new Set(declared.flatMap((platforms) => platforms ?? []))]);
+    await learnEndpoints([...new Set(declared.flatMap((platforms) => platforms ?? []))]);
     const recent = inWindow.filter((_, index) => declared[index] === null || declared[index]!.some((platformId) => endpointKnown.get(platformId)));
     const draftsPerEvent = await mapConcurrently(recent, MAPPER_CONCURRENCY, (event) => this.draftsOf(event));
     const candidates: Array<{ event: RecordedEvent; draft: WebhookDraft; platformId: string; key: string }> = [];
@@ -73,7 +73,7 @@ export class WebhookReactor implements Reactor {
     });
     if (candidates.length === 0) return;
 
-    await hasEndpoint([...new Set(candidates.map((candidate) => candidate.platformId))]);
+    await learnEndpoints([...new Set(candidates.map((candidate) => candidate.platformId))]);
     const deliveries: NewDelivery[] = candidates
       .filter((candidate) => endpointKnown.get(candidate.platformId))
       .map(({ event, draft, platformId, key }) => {
