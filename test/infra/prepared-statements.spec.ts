@@ -51,3 +51,49 @@ describe('PreparingClient on real Postgres', () => {
     expect((await pool.query('SELECT count(*)::int AS count FROM items')).rows[0].count).toBe(3);
   });
 });
+
+/** ConnectionKeepingPool: a statement the server refuses does not cost the connection. */
+describe('the pool after a refused statement, on real Postgres', () => {
+  let database: FreshDatabase;
+  let pool: Pool;
+
+  beforeAll(async () => {
+    database = await freshDatabase('keeping');
+    pool = createPool(database.url, 1);
+    await pool.query('CREATE TABLE keyed (id text PRIMARY KEY)');
+  });
+
+  afterAll(async () => {
+    await pool.end();
+    await database.drop();
+  });
+
+  const backend = async (): Promise<number> => (await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+
+  it('keeps the session after a unique violation, a RAISE and a syntax error, in every query form', async () => {
+    const pid = await backend();
+    await pool.query('INSERT INTO keyed (id) VALUES ($1)', ['a']);
+    await expect(pool.query('INSERT INTO keyed (id) VALUES ($1)', ['a'])).rejects.toMatchObject({ code: '23505' });
+    await expect(pool.query({ text: 'INSERT INTO keyed (id) VALUES ($1)', values: ['a'] })).rejects.toMatchObject({ code: '23505' });
+    await expect(pool.query("DO $$ BEGIN RAISE EXCEPTION 'no' USING ERRCODE = 'ES409'; END $$")).rejects.toMatchObject({ code: 'ES409' });
+    await expect(pool.query('SELEC 1')).rejects.toMatchObject({ code: '42601' });
+    const viaCallback = await new Promise<{ error: unknown; pid: number | undefined }>((resolve) =>
+      (pool.query as unknown as (text: string, values: unknown[], callback: (error: unknown, result?: { rows: Array<{ pid: number }> }) => void) => void)(
+        'SELECT pg_backend_pid() AS pid WHERE $1::int = 1',
+        [1],
+        (error, result) => resolve({ error, pid: result?.rows[0]?.pid }),
+      ),
+    );
+    expect(viaCallback).toEqual({ error: undefined, pid });
+    expect(await backend()).toBe(pid);
+    expect(pool.totalCount).toBe(1);
+  });
+
+  it('drops a session the server ended (FATAL) and answers the next query on a new one', async () => {
+    const pid = await backend();
+    await expect(pool.query('SELECT pg_terminate_backend(pg_backend_pid())')).rejects.toBeTruthy();
+    const next = await backend();
+    expect(next).not.toBe(pid);
+    expect((await pool.query('SELECT count(*)::int AS count FROM keyed')).rows[0].count).toBe(1);
+  });
+});

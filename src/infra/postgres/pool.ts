@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Client, ClientBase, Pool, types } from 'pg';
+import { Client, ClientBase, DatabaseError, Pool, PoolClient, types } from 'pg';
 
 // int8 and numeric come back as strings by default; money columns are read explicitly as needed.
 types.setTypeParser(types.builtins.INT8, (value) => value);
@@ -79,8 +79,62 @@ function isPlainConfig(config: unknown): config is PlainConfig {
   return Object.keys(candidate).every((key) => key === 'text' || key === 'values' || key === 'rowMode');
 }
 
+/**
+ * pg-pool's `query` releases its client with the query's error, and a client released with an
+ * error is closed. A statement the server refused (a unique violation, an expected-revision
+ * conflict, a check) leaves the connection as good as before, so closing it only makes the next
+ * checkout pay for a new backend: a fork, a cold catalog cache and every prepared statement and
+ * plpgsql function parsed again, several milliseconds of Postgres CPU each. Under write races
+ * (the api and worker processes appending to one account) that was most of Postgres's CPU.
+ * This pool keeps the client after a server-reported ERROR; a FATAL one, a broken socket or any
+ * other failure still closes it (pg-pool also drops a client that is no longer queryable).
+ */
+export class ConnectionKeepingPool extends Pool {
+  query(...args: unknown[]): any {
+    const [config] = args;
+    const callback = typeof args[args.length - 1] === 'function' ? (args.pop() as (error: Error | undefined, result?: unknown) => void) : undefined;
+    if (typeof config === 'object' && config !== null && typeof (config as { submit?: unknown }).submit === 'function') {
+      return (super.query as (...forwarded: unknown[]) => unknown).apply(this, callback ? [...args, callback] : args);
+    }
+    const result = this.connect().then((client) => runOnce(client, args));
+    if (!callback) return result;
+    result.then(
+      (value) => callback(undefined, value),
+      (error: Error) => callback(error),
+    );
+    return undefined;
+  }
+}
+
+async function runOnce(client: PoolClient, args: unknown[]): Promise<unknown> {
+  let released = false;
+  const release = (error?: Error) => {
+    if (released) return;
+    released = true;
+    client.release(error);
+  };
+  // A connection-level failure while the statement runs (the socket closing): drop the client.
+  const onError = (error: Error) => release(error);
+  client.once('error', onError);
+  try {
+    const value = await (client.query as (...forwarded: unknown[]) => Promise<unknown>).apply(client, args);
+    release();
+    return value;
+  } catch (error) {
+    release(isStatementRefusal(error) ? undefined : (error as Error));
+    throw error;
+  } finally {
+    client.removeListener('error', onError);
+  }
+}
+
+/** An ERROR the server reported for one statement: the session itself is intact. */
+export function isStatementRefusal(error: unknown): boolean {
+  return error instanceof DatabaseError && error.severity !== 'FATAL' && error.severity !== 'PANIC';
+}
+
 export function createPool(connectionString: string, max = 20): Pool {
-  const pool = new Pool({ connectionString, max, idleTimeoutMillis: 30_000, Client: PreparingClient } as ConstructorParameters<typeof Pool>[0]);
+  const pool = new ConnectionKeepingPool({ connectionString, max, idleTimeoutMillis: 30_000, Client: PreparingClient } as ConstructorParameters<typeof Pool>[0]);
   // An idle client's error (e.g. the server restarting) must not crash the process.
   pool.on('error', () => undefined);
   return pool;
