@@ -6,7 +6,7 @@ import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
-import { AppConfig } from './infra/config';
+import { AppConfig, splitDeployment } from './infra/config';
 import { KEY_VAULT_DDL } from './infra/crypto/key-vault';
 import { EsdbEventStore } from './infra/event-store/esdb-event-store';
 import { EventStore } from './infra/event-store/event-store.port';
@@ -29,7 +29,7 @@ export async function createApp(config: AppConfig): Promise<INestApplication> {
   for (const ddl of [IDEMPOTENCY_DDL, KEY_VAULT_DDL, CHECKPOINT_DDL]) await pool.query(ddl);
   const eventStore: EventStore = config.eventStoreConnectionString
     ? new EsdbEventStore(config.eventStoreConnectionString)
-    : new PostgresEventStore(pool, { notify: !config.roles.has('projector') || !config.roles.has('api') });
+    : new PostgresEventStore(pool, { notify: splitDeployment(config) });
   const masterKey = resolveMasterKey(config);
 
   const app = await NestFactory.create<NestExpressApplication>(

@@ -136,3 +136,11 @@ function numberFromEnv(text: string | undefined, fallback: number): number {
   if (!Number.isFinite(value) || value < 0) throw new Error(`Expected a non-negative number, got ${text}`);
   return value;
 }
+
+/**
+ * A process without both the api and projector roles shares the work with other processes: its
+ * appends NOTIFY other processes' subscriptions, and its projector NOTIFYs api processes' waiters.
+ */
+export function splitDeployment(config: AppConfig): boolean {
+  return !config.roles.has('projector') || !config.roles.has('api');
+}

@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown } from '@nestjs/common';
 import { Pool } from 'pg';
 import { ALL_PROJECTIONS } from '../../projections';
-import { APP_CONFIG, AppConfig } from './config';
+import { APP_CONFIG, AppConfig, splitDeployment } from './config';
 import { KEY_VAULT, KeyVault } from './crypto/key-vault';
 import { EVENT_STORE, EventStore } from './event-store/event-store.port';
 import { EventStoreService } from './event-store/event-store.service';
@@ -9,7 +9,7 @@ import { IdempotencyService } from './http/idempotency.service';
 import { PG_POOL } from './postgres/pool';
 import { ProjectionRunner } from './projections/projection-runner';
 import { Reactor } from './projections/projection';
-import { PollingReadModelWaiter, READ_MODEL_WAITER, RunnerReadModelWaiter } from './projections/read-model-waiter';
+import { NotifiedReadModelWaiter, READ_MODEL_WAITER, ReadModelWaiter, RunnerReadModelWaiter } from './projections/read-model-waiter';
 import { QUEUE_SERVICE, QueueService } from './queue/queue.service';
 import { TaskScheduler } from './queue/task-scheduler';
 
@@ -43,6 +43,7 @@ export class InfraLifecycle implements OnApplicationBootstrap, BeforeApplication
     @Inject(QUEUE_SERVICE) private readonly queues: QueueService,
     private readonly runner: ProjectionRunner,
     private readonly tasks: TaskScheduler,
+    @Inject(READ_MODEL_WAITER) private readonly waiter: ReadModelWaiter,
   ) {}
 
   /** After every module's onModuleInit, so all reactors and task handlers are registered. */
@@ -56,6 +57,7 @@ export class InfraLifecycle implements OnApplicationBootstrap, BeforeApplication
 
   async beforeApplicationShutdown(): Promise<void> {
     await this.runner.stop();
+    if (this.waiter instanceof NotifiedReadModelWaiter) await this.waiter.close();
     await this.queues.close();
   }
 
@@ -88,13 +90,16 @@ export class InfraModule {
           provide: ProjectionRunner,
           inject: [EventStoreService, ReactorRegistry],
           useFactory: (events: EventStoreService, registry: ReactorRegistry) =>
-            new ProjectionRunner(runtime.pool, events, ALL_PROJECTIONS, registry.reactors),
+            new ProjectionRunner(runtime.pool, events, ALL_PROJECTIONS, registry.reactors, {
+              // Api processes without a projector wait on its NOTIFYs (NotifiedReadModelWaiter).
+              notifyProgress: splitDeployment(runtime.config),
+            }),
         },
         {
           provide: READ_MODEL_WAITER,
           inject: [ProjectionRunner],
           useFactory: (runner: ProjectionRunner) =>
-            runtime.config.roles.has('projector') ? new RunnerReadModelWaiter(runner) : new PollingReadModelWaiter(runtime.pool),
+            runtime.config.roles.has('projector') ? new RunnerReadModelWaiter(runner) : new NotifiedReadModelWaiter(runtime.pool),
         },
         InfraLifecycle,
       ],

@@ -56,6 +56,18 @@ END
 $lock_and_advance$;
 `;
 
+/** Channel the projector NOTIFYs when a batch moved the projections (see NotifiedReadModelWaiter). */
+export const PROJECTIONS_ADVANCED_CHANNEL = 'projections_advanced';
+/** Sent inside the batch transaction: Postgres delivers it on commit, once per transaction. */
+export const NOTIFY_PROGRESS_SQL = `NOTIFY ${PROJECTIONS_ADVANCED_CHANNEL}`;
+
+/**
+ * The position every healthy projection has committed (a projection stuck on an event, with
+ * last_error set, is not waited for, as in the in-process runner); no row: nothing to wait for.
+ */
+export const PROJECTIONS_PROGRESS_SQL = `SELECT commit_position::text AS c, prepare_position::text AS p FROM projection_checkpoints
+  WHERE kind = 'projection' AND last_error IS NULL ORDER BY commit_position, prepare_position LIMIT 1`;
+
 export type ConsumerKind = 'projection' | 'reactor';
 
 export interface CheckpointRow {

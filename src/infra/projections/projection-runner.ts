@@ -3,7 +3,7 @@ import { Position, RecordedEvent, START_POSITION, comparePositions, positionToSt
 import { EventStoreService } from '../event-store/event-store.service';
 import { logger } from '../logger';
 import { runWithContext } from '../request-context';
-import { CHECKPOINT_DDL, lockKeyFor, readCheckpoints, writeCheckpoint } from './checkpoints';
+import { CHECKPOINT_DDL, NOTIFY_PROGRESS_SQL, lockKeyFor, readCheckpoints, writeCheckpoint } from './checkpoints';
 import { LIVE_TABLES, PipelinedProjectionTransaction, Projection, Reactor, connectPipelined, corkUntilIdle } from './projection';
 import { applyToProjection, describeError } from './projection-apply';
 import { createProjectionTables, rebuildProjection } from './projection-rebuild';
@@ -42,6 +42,12 @@ export interface ProjectionRunnerOptions {
   maxRetryDelayMs?: number;
   /** Reactor wake-ups on in-process appends are coalesced over this window (0: one per append). */
   reactorWakeCoalesceMs?: number;
+  /**
+   * NOTIFY PROJECTIONS_ADVANCED_CHANNEL in every batch transaction that moves the projections, so
+   * read-your-writes waiters in api processes without a projector wake on commit instead of
+   * polling (NotifiedReadModelWaiter). Off where every api request is served by this process.
+   */
+  notifyProgress?: boolean;
 }
 
 /** A log read reactor loops share while it is in flight. */
@@ -97,6 +103,7 @@ export class ProjectionRunner {
   /** Idle reactor loops: woken together, at most once per coalescing window. */
   private readonly reactorListeners = new Set<() => void>();
   private readonly reactorWakeCoalesceMs: number;
+  private readonly notifyProgress: boolean;
   private reactorWakeTimer: NodeJS.Timeout | null = null;
   /**
    * How many reactor wake-ups there have been. A reactor loop compares it with the count when the
@@ -129,6 +136,7 @@ export class ProjectionRunner {
     this.retryDelayMs = options.retryDelayMs ?? 200;
     this.maxRetryDelayMs = options.maxRetryDelayMs ?? 60_000;
     this.reactorWakeCoalesceMs = options.reactorWakeCoalesceMs ?? REACTOR_WAKE_COALESCE_MS;
+    this.notifyProgress = options.notifyProgress ?? false;
   }
 
   /** Creates missing read models and rebuilds those whose version changed. */
@@ -477,6 +485,7 @@ export class ProjectionRunner {
           updates.map((update) => update.error),
         ],
       );
+      if (this.notifyProgress) await client.query(NOTIFY_PROGRESS_SQL);
       await client.query('COMMIT');
       for (const update of updates) {
         // Under the lock, the row said `checkpoint` and now says this (the update only moves forward).
@@ -557,6 +566,7 @@ export class ProjectionRunner {
         written.catch(() => undefined);
         sent.push(written);
       }
+      if (this.notifyProgress) send(NOTIFY_PROGRESS_SQL);
       commit = send('COMMIT') as Promise<{ command: string }>;
     } catch {
       // `apply` threw before COMMIT went out: end the transaction here.

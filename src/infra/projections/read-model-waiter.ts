@@ -1,7 +1,8 @@
-import { Pool } from 'pg';
+import { Pool, PoolClient } from 'pg';
 import { Position, comparePositions } from '../event-store/event-store.port';
 import { logger } from '../logger';
 import { currentContext } from '../request-context';
+import { PROJECTIONS_ADVANCED_CHANNEL, PROJECTIONS_PROGRESS_SQL } from './checkpoints';
 import { ProjectionRunner } from './projection-runner';
 
 export const READ_MODEL_WAITER = Symbol('READ_MODEL_WAITER');
@@ -34,26 +35,159 @@ export class RunnerReadModelWaiter implements ReadModelWaiter {
   }
 }
 
-/** API process without a projector: poll the checkpoints the projector commits. */
-export class PollingReadModelWaiter implements ReadModelWaiter {
+interface PendingWait {
+  position: Position;
+  resolve: (reached: boolean) => void;
+  timer: NodeJS.Timeout;
+}
+
+/** Fallback re-read of the checkpoints while requests wait: covers a lost NOTIFY or LISTEN connection. */
+export const NOTIFIED_WAITER_FALLBACK_POLL_MS = 250;
+
+/**
+ * API process without a projector. The projector NOTIFYs PROJECTIONS_ADVANCED_CHANNEL in every
+ * batch transaction; this process LISTENs on one connection and, on each notification, reads the
+ * projections' progress once for every waiting request (one read in flight, one more queued at
+ * most). A wait starts from the last progress read, so a batch that committed before the request
+ * began waiting answers at once. While requests wait, the progress is also re-read every
+ * `fallbackPollMs`, so a lost notification or a broken LISTEN connection costs latency only.
+ */
+export class NotifiedReadModelWaiter implements ReadModelWaiter {
+  private readonly waiting = new Set<PendingWait>();
+  private progress: Position | null = null;
+  /** No projection row at the last read: nothing to wait for. */
+  private nothingToWaitFor = false;
+  private reading: Promise<void> | null = null;
+  private readAgain = false;
+  private listener: PoolClient | null = null;
+  private connecting: Promise<void> | null = null;
+  private fallback: NodeJS.Timeout | null = null;
+  private closed = false;
+
   constructor(
     private readonly pool: Pool,
-    private readonly pollIntervalMs = 5,
+    private readonly fallbackPollMs = NOTIFIED_WAITER_FALLBACK_POLL_MS,
   ) {}
 
-  async waitFor(position: Position, timeoutMs: number): Promise<boolean> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const result = await this.pool.query(
-        // Like the in-process runner, a projection stuck on an event (last_error) is not waited for.
-        `SELECT commit_position::text AS c, prepare_position::text AS p FROM projection_checkpoints
-          WHERE kind = 'projection' AND last_error IS NULL ORDER BY commit_position, prepare_position LIMIT 1`,
-      );
-      const row = result.rows[0];
-      if (!row) return true;
-      if (comparePositions({ commit: BigInt(row.c), prepare: BigInt(row.p) }, position) >= 0) return true;
-      if (Date.now() >= deadline) return false;
-      await new Promise((resolve) => setTimeout(resolve, this.pollIntervalMs));
+  waitFor(position: Position, timeoutMs: number): Promise<boolean> {
+    if (this.reached(position)) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const wait: PendingWait = {
+        position,
+        resolve,
+        timer: setTimeout(() => {
+          this.waiting.delete(wait);
+          resolve(false);
+        }, timeoutMs),
+      };
+      this.waiting.add(wait);
+      if (this.listener === null) {
+        // Not listening yet (first wait, or the connection was lost): listen, then read once, so
+        // a batch that committed before LISTEN took effect is not missed.
+        void this.listen().then(() => this.readProgress());
+      }
+      this.armFallback();
+    });
+  }
+
+  /** Stops listening and answers every pending wait with false. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.fallback) clearTimeout(this.fallback);
+    this.fallback = null;
+    for (const wait of this.waiting) {
+      clearTimeout(wait.timer);
+      wait.resolve(false);
     }
+    this.waiting.clear();
+    await this.connecting;
+    this.dropListener();
+  }
+
+  private reached(position: Position): boolean {
+    return this.nothingToWaitFor || (this.progress !== null && comparePositions(this.progress, position) >= 0);
+  }
+
+  private listen(): Promise<void> {
+    if (this.closed || this.listener !== null) return Promise.resolve();
+    this.connecting ??= (async () => {
+      let client: PoolClient | null = null;
+      try {
+        client = await this.pool.connect();
+        const listening = client;
+        listening.on('notification', () => this.readProgress());
+        listening.on('error', () => {
+          if (this.listener === listening) this.listener = null;
+          listening.release(true);
+        });
+        await listening.query(`LISTEN ${PROJECTIONS_ADVANCED_CHANNEL}`);
+        if (this.closed) {
+          listening.release(true);
+          return;
+        }
+        this.listener = listening;
+      } catch (error) {
+        client?.release(true);
+        logger.warn('read-your-writes waiter cannot LISTEN; polling until it can', { error: String(error) });
+      }
+    })().finally(() => {
+      this.connecting = null;
+    });
+    return this.connecting;
+  }
+
+  private dropListener(): void {
+    const listener = this.listener;
+    this.listener = null;
+    if (!listener) return;
+    listener.removeAllListeners('notification');
+    // Destroyed, not UNLISTENed and reused: the pool must not hand out a listening connection.
+    listener.release(true);
+  }
+
+  /** Re-reads the progress while requests wait, in case a notification never comes. */
+  private armFallback(): void {
+    if (this.fallback !== null || this.closed) return;
+    this.fallback = setTimeout(() => {
+      this.fallback = null;
+      if (this.waiting.size === 0) return;
+      if (this.listener === null) void this.listen();
+      this.readProgress();
+      this.armFallback();
+    }, this.fallbackPollMs);
+  }
+
+  /** One read of the projections' progress at a time; a request for another while one runs queues one. */
+  private readProgress(): void {
+    if (this.waiting.size === 0 || this.closed) return;
+    if (this.reading) {
+      this.readAgain = true;
+      return;
+    }
+    this.reading = (async () => {
+      try {
+        const result = await this.pool.query<{ c: string; p: string }>(PROJECTIONS_PROGRESS_SQL);
+        const row = result.rows[0];
+        this.nothingToWaitFor = !row;
+        if (row) {
+          const progress = { commit: BigInt(row.c), prepare: BigInt(row.p) };
+          if (this.progress === null || comparePositions(progress, this.progress) > 0) this.progress = progress;
+        }
+        for (const wait of this.waiting) {
+          if (!this.reached(wait.position)) continue;
+          clearTimeout(wait.timer);
+          this.waiting.delete(wait);
+          wait.resolve(true);
+        }
+      } catch (error) {
+        logger.warn('read-your-writes waiter could not read the projections progress', { error: String(error) });
+      }
+    })().finally(() => {
+      this.reading = null;
+      if (this.readAgain) {
+        this.readAgain = false;
+        this.readProgress();
+      }
+    });
   }
 }

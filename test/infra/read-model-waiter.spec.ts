@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import { Pool } from 'pg';
+import { EventStoreService } from '../../src/infra/event-store/event-store.service';
+import { Position } from '../../src/infra/event-store/event-store.port';
+import { PostgresEventStore } from '../../src/infra/event-store/postgres-event-store';
+import { CHECKPOINT_DDL } from '../../src/infra/projections/checkpoints';
+import { Projection } from '../../src/infra/projections/projection';
+import { ProjectionRunner } from '../../src/infra/projections/projection-runner';
+import { NotifiedReadModelWaiter } from '../../src/infra/projections/read-model-waiter';
+import { createPool } from '../../src/infra/postgres/pool';
+import { FreshDatabase, freshDatabase } from '../support/database';
+
+/**
+ * Read-your-writes in an api process without a projector (src/infra/projections/read-model-waiter.ts):
+ * the projector NOTIFYs in each batch transaction and the waiter wakes on it; without the NOTIFY,
+ * the waiter's fallback re-read still answers; nothing projected answers false at the timeout.
+ */
+describe('NotifiedReadModelWaiter on real Postgres', () => {
+  let database: FreshDatabase;
+  let projectorPool: Pool;
+  let apiPool: Pool;
+  let store: PostgresEventStore;
+  let events: EventStoreService;
+  let runner: ProjectionRunner | null = null;
+  let waiter: NotifiedReadModelWaiter | null = null;
+
+  const lines: Projection = {
+    name: 'lines',
+    version: 1,
+    tables: ['lines'],
+    schema: (t) => [`CREATE TABLE IF NOT EXISTS ${t('lines')} (event_id uuid PRIMARY KEY)`],
+    handles: ['LineAdded'],
+    async apply(event, tx) {
+      tx.execute(`INSERT INTO ${tx.table('lines')} (event_id) VALUES ($1)`, [event.id]);
+    },
+  };
+
+  beforeEach(async () => {
+    database = await freshDatabase('waiter');
+    projectorPool = createPool(database.url, 4);
+    apiPool = createPool(database.url, 4);
+    await PostgresEventStore.ensureSchema(projectorPool);
+    await projectorPool.query(CHECKPOINT_DDL);
+    store = new PostgresEventStore(projectorPool);
+    events = new EventStoreService(store);
+  });
+
+  afterEach(async () => {
+    await waiter?.close();
+    await runner?.stop();
+    waiter = null;
+    runner = null;
+    await store.close();
+    await Promise.all([projectorPool.end(), apiPool.end()]);
+    await database.drop();
+  });
+
+  async function startProjector(notifyProgress: boolean): Promise<void> {
+    // A 60 s poll: the projector wakes on this process's appends, not on its timer.
+    runner = new ProjectionRunner(projectorPool, events, [lines], [], { pollIntervalMs: 60_000, notifyProgress });
+    await runner.prepare();
+    await runner.start();
+  }
+
+  /** Appends through the service, whose in-process wake-up the projector follows (its poll is 60 s). */
+  async function append(): Promise<{ id: string; position: Position }> {
+    const id = randomUUID();
+    const appended = await events.append(`line-${id}`, [{ id, type: 'LineAdded', data: {} }], 'no_stream');
+    return { id, position: appended.position };
+  }
+
+  async function projected(id: string): Promise<boolean> {
+    return (await apiPool.query('SELECT 1 FROM lines WHERE event_id = $1', [id])).rowCount === 1;
+  }
+
+  it('wakes on the projector NOTIFY, long before its fallback re-read, with the write projected', async () => {
+    await startProjector(true);
+    waiter = new NotifiedReadModelWaiter(apiPool, 60_000);
+    for (let round = 0; round < 3; round++) {
+      const started = Date.now();
+      const write = await append();
+      expect(await waiter.waitFor(write.position, 30_000)).toBe(true);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(await projected(write.id)).toBe(true);
+    }
+  });
+
+  it('answers from its fallback re-read when no NOTIFY comes', async () => {
+    await startProjector(false);
+    waiter = new NotifiedReadModelWaiter(apiPool, 50);
+    const write = await append();
+    expect(await waiter.waitFor(write.position, 30_000)).toBe(true);
+    expect(await projected(write.id)).toBe(true);
+  });
+
+  it('answers false at the timeout when the projections never get there', async () => {
+    await projectorPool.query(
+      `INSERT INTO projection_checkpoints (name, kind, version, commit_position, prepare_position) VALUES ('lines', 'projection', 1, 0, 0)`,
+    );
+    waiter = new NotifiedReadModelWaiter(apiPool, 20);
+    const write = await append();
+    const started = Date.now();
+    expect(await waiter.waitFor(write.position, 300)).toBe(false);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+  });
+
+  it('answers at once for a position the projections already hold', async () => {
+    await startProjector(true);
+    waiter = new NotifiedReadModelWaiter(apiPool, 60_000);
+    const first = await append();
+    expect(await waiter.waitFor(first.position, 30_000)).toBe(true);
+    const started = Date.now();
+    expect(await waiter.waitFor(first.position, 30_000)).toBe(true);
+    expect(Date.now() - started).toBeLessThan(50);
+  });
+});
