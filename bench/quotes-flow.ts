@@ -13,7 +13,10 @@
  *   2. fixed rate: flows started every 1/rate s (open loop: latency from the scheduled start, so
  *      a stall is not hidden) at 100/s and at 300/s: p50, p99, max, achieved rate.
  * Each phase also reports the CPU it cost per flow in every process (service, Postgres, Redis,
- * load client), which a busy shared machine does not distort. `--record` appends to RESULTS.md.
+ * load client), which a busy shared machine does not distort. A phase ends a settlement delay
+ * (plus a second) after its last flow: its CPU includes its own settlements, and the next phase
+ * starts on a quiet service instead of under the previous phase's settlements (which put a
+ * burst at about twice the new rate into its first second). `--record` appends to RESULTS.md.
  * Diagnosis only: BENCH_TIMING=1 also prints, per phase, the service's read-your-writes wait,
  * append and log-read latencies and event-loop delay; BENCH_CONCURRENCY=0 skips the closed loop; BENCH_COUNT_QUERIES=1 (below).
  */
@@ -42,6 +45,12 @@ const REPOSITORY_ROOT = __filename.endsWith('.ts') ? join(__dirname, '..') : joi
 interface ClientSetup {
   baseUrl: string;
   authorization: string;
+  /**
+   * How long a phase's background work goes on after its last flow: its settlements come a
+   * settlement delay after each execute. The client waits this long before the phase ends, so the
+   * phase's CPU includes its own settlements and the next phase does not start under them.
+   */
+  drainMs: number;
   pairs: Array<{ source: string; destination: string }>;
 }
 
@@ -177,6 +186,7 @@ async function runClient(): Promise<void> {
     const result = await phase();
     result.createMs = createMs;
     result.executeMs = executeMs;
+    await new Promise((resolve) => setTimeout(resolve, setup.drainMs));
     process.send!({ kind: 'phase-end', result, clientCpuMs: ownCpuMs() });
     await new Promise((resolve) => process.once('message', resolve));
   }
@@ -274,6 +284,7 @@ async function runService(): Promise<void> {
     const setup: ClientSetup = {
       baseUrl: `http://127.0.0.1:${port}/2025-10-13`,
       authorization: `Basic ${Buffer.from(`${platform.clientId}:${platform.clientSecret}`).toString('base64')}`,
+      drainMs: config.sandbox.settlementDelayMs + 1000,
       pairs: [],
     };
     setup.pairs = await createCustomers(setup, CUSTOMERS);
