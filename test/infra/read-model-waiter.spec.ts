@@ -85,6 +85,26 @@ describe('NotifiedReadModelWaiter on real Postgres', () => {
     }
   });
 
+  it('keeps answering when its LISTEN connection is killed, and listens again', async () => {
+    await startProjector(true);
+    waiter = new NotifiedReadModelWaiter(apiPool, 50);
+    const first = await append();
+    expect(await waiter.waitFor(first.position, 30_000)).toBe(true);
+    const listening = async () =>
+      (await projectorPool.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN projections_advanced'`)).rows;
+    const [killed] = await listening();
+    expect(killed).toBeDefined();
+    await projectorPool.query('SELECT pg_terminate_backend($1)', [killed.pid]);
+    const second = await append();
+    expect(await waiter.waitFor(second.position, 30_000)).toBe(true);
+    expect(await projected(second.id)).toBe(true);
+    const third = await append();
+    expect(await waiter.waitFor(third.position, 30_000)).toBe(true);
+    const again = await listening();
+    expect(again).toHaveLength(1);
+    expect(again[0].pid).not.toBe(killed.pid);
+  });
+
   it('answers from its fallback re-read when no NOTIFY comes', async () => {
     await startProjector(false);
     waiter = new NotifiedReadModelWaiter(apiPool, 50);

@@ -111,24 +111,30 @@ export class NotifiedReadModelWaiter implements ReadModelWaiter {
   private listen(): Promise<void> {
     if (this.closed || this.listener !== null) return Promise.resolve();
     this.connecting ??= (async () => {
-      let client: PoolClient | null = null;
+      let drop: () => void = () => undefined;
       try {
-        client = await this.pool.connect();
-        const listening = client;
-        listening.on('notification', () => this.readProgress());
-        listening.on('error', () => {
+        const listening = await this.pool.connect();
+        let dropped = false;
+        // Released once, destroyed: an error event can follow a failed LISTEN.
+        drop = () => {
+          if (dropped) return;
+          dropped = true;
           if (this.listener === listening) this.listener = null;
+          listening.removeAllListeners('notification');
           listening.release(true);
-        });
+        };
+        listening.on('notification', () => this.readProgress());
+        listening.on('error', () => drop());
         await listening.query(`LISTEN ${PROJECTIONS_ADVANCED_CHANNEL}`);
         if (this.closed) {
-          listening.release(true);
+          drop();
           return;
         }
         this.listener = listening;
+        this.dropListener = drop;
       } catch (error) {
-        client?.release(true);
-        logger.warn('read-your-writes waiter cannot LISTEN; polling until it can', { error: String(error) });
+        drop();
+        logger.warn('read-your-writes waiter cannot LISTEN; re-reading its progress every few hundred ms until it can', { error: String(error) });
       }
     })().finally(() => {
       this.connecting = null;
@@ -136,14 +142,8 @@ export class NotifiedReadModelWaiter implements ReadModelWaiter {
     return this.connecting;
   }
 
-  private dropListener(): void {
-    const listener = this.listener;
-    this.listener = null;
-    if (!listener) return;
-    listener.removeAllListeners('notification');
-    // Destroyed, not UNLISTENed and reused: the pool must not hand out a listening connection.
-    listener.release(true);
-  }
+  /** Destroys the LISTEN connection (not UNLISTENed and reused: the pool must not hand out a listening one). */
+  private dropListener: () => void = () => undefined;
 
   /** Re-reads the progress while requests wait, in case a notification never comes. */
   private armFallback(): void {
@@ -169,10 +169,8 @@ export class NotifiedReadModelWaiter implements ReadModelWaiter {
         const result = await this.pool.query<{ c: string; p: string }>(PROJECTIONS_PROGRESS_SQL);
         const row = result.rows[0];
         this.nothingToWaitFor = !row;
-        if (row) {
-          const progress = { commit: BigInt(row.c), prepare: BigInt(row.p) };
-          if (this.progress === null || comparePositions(progress, this.progress) > 0) this.progress = progress;
-        }
+        // The latest read, even when lower: a projection that recovered from a failure is waited for again.
+        this.progress = row ? { commit: BigInt(row.c), prepare: BigInt(row.p) } : null;
         for (const wait of this.waiting) {
           if (!this.reached(wait.position)) continue;
           clearTimeout(wait.timer);
@@ -180,7 +178,7 @@ export class NotifiedReadModelWaiter implements ReadModelWaiter {
           wait.resolve(true);
         }
       } catch (error) {
-        logger.warn('read-your-writes waiter could not read the projections progress', { error: String(error) });
+        if (!this.closed) logger.warn('read-your-writes waiter could not read the projections progress', { error: String(error) });
       }
     })().finally(() => {
       this.reading = null;
