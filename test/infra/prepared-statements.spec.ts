@@ -61,6 +61,7 @@ describe('the pool after a refused statement, on real Postgres', () => {
     database = await freshDatabase('keeping');
     pool = createPool(database.url, 1);
     await pool.query('CREATE TABLE keyed (id text PRIMARY KEY)');
+    await pool.query(`CREATE FUNCTION raise_es409(message text) RETURNS void LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION '%', message USING ERRCODE = 'ES409'; END $$`);
   });
 
   afterAll(async () => {
@@ -70,13 +71,13 @@ describe('the pool after a refused statement, on real Postgres', () => {
 
   const backend = async (): Promise<number> => (await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
 
-  it('keeps the session after a unique violation, a RAISE and a syntax error, in every query form', async () => {
+  it('keeps the session after a parameterized statement is refused (unique violation, RAISE, syntax), in every query form', async () => {
     const pid = await backend();
     await pool.query('INSERT INTO keyed (id) VALUES ($1)', ['a']);
     await expect(pool.query('INSERT INTO keyed (id) VALUES ($1)', ['a'])).rejects.toMatchObject({ code: '23505' });
     await expect(pool.query({ text: 'INSERT INTO keyed (id) VALUES ($1)', values: ['a'] })).rejects.toMatchObject({ code: '23505' });
-    await expect(pool.query("DO $$ BEGIN RAISE EXCEPTION 'no' USING ERRCODE = 'ES409'; END $$")).rejects.toMatchObject({ code: 'ES409' });
-    await expect(pool.query('SELEC 1')).rejects.toMatchObject({ code: '42601' });
+    await expect(pool.query("SELECT raise_es409($1)", ['no'])).rejects.toMatchObject({ code: 'ES409' });
+    await expect(pool.query('SELEC $1', [1])).rejects.toMatchObject({ code: '42601' });
     const viaCallback = await new Promise<{ error: unknown; pid: number | undefined }>((resolve) =>
       (pool.query as unknown as (text: string, values: unknown[], callback: (error: unknown, result?: { rows: Array<{ pid: number }> }) => void) => void)(
         'SELECT pg_backend_pid() AS pid WHERE $1::int = 1',
@@ -87,6 +88,15 @@ describe('the pool after a refused statement, on real Postgres', () => {
     expect(viaCallback).toEqual({ error: undefined, pid });
     expect(await backend()).toBe(pid);
     expect(pool.totalCount).toBe(1);
+  });
+
+  it('drops the session after a refused text without values (several statements, a BEGIN among them, may have run)', async () => {
+    const pid = await backend();
+    await expect(pool.query("BEGIN; INSERT INTO keyed (id) VALUES ('b'); INSERT INTO keyed (id) VALUES ('a')")).rejects.toMatchObject({ code: '23505' });
+    const next = await backend();
+    expect(next).not.toBe(pid);
+    // Nothing of the failed text stayed, and the new session is not inside its transaction.
+    expect((await pool.query('SELECT count(*)::int AS count FROM keyed')).rows[0].count).toBe(1);
   });
 
   it('drops a session the server ended (FATAL) and answers the next query on a new one', async () => {

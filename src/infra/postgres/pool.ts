@@ -86,8 +86,10 @@ function isPlainConfig(config: unknown): config is PlainConfig {
  * checkout pay for a new backend: a fork, a cold catalog cache and every prepared statement and
  * plpgsql function parsed again, several milliseconds of Postgres CPU each. Under write races
  * (the api and worker processes appending to one account) that was most of Postgres's CPU.
- * This pool keeps the client after a server-reported ERROR; a FATAL one, a broken socket or any
- * other failure still closes it (pg-pool also drops a client that is no longer queryable).
+ * This pool keeps the client after a server-reported ERROR of a parameterized statement (the
+ * extended protocol: one statement, in autocommit, so no transaction is left open); a FATAL one,
+ * a broken socket, a text without values (the simple protocol, which may hold several statements,
+ * a BEGIN among them) or any other failure still closes it, as before.
  */
 export class ConnectionKeepingPool extends Pool {
   query(...args: unknown[]): any {
@@ -121,11 +123,19 @@ async function runOnce(client: PoolClient, args: unknown[]): Promise<unknown> {
     release();
     return value;
   } catch (error) {
-    release(isStatementRefusal(error) ? undefined : (error as Error));
+    release(isStatementRefusal(error) && hasValues(args) ? undefined : (error as Error));
     throw error;
   } finally {
     client.removeListener('error', onError);
   }
+}
+
+/** `query(text, values)` or `query({ text, values })` with at least one value: the extended protocol. */
+function hasValues(args: unknown[]): boolean {
+  const [config, values] = args;
+  if (Array.isArray(values)) return values.length > 0;
+  const configValues = typeof config === 'object' && config !== null ? (config as { values?: unknown }).values : undefined;
+  return Array.isArray(configValues) && configValues.length > 0;
 }
 
 /** An ERROR the server reported for one statement: the session itself is intact. */
