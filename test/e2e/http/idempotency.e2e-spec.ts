@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { TestApp, startTestApp } from '../../support/test-app';
+import { TestApp, eventually, startTestApp } from '../../support/test-app';
 import { uniqueId } from '../../support/customer-fixtures';
 
 /** Idempotency-Key conventions (DECISIONS.md section 1), on `POST /customers`. */
@@ -60,15 +60,15 @@ describe('Idempotency-Key on POST /customers', () => {
     await blocker.query('LOCK TABLE customers IN ACCESS EXCLUSIVE MODE');
     const first = testApp.platform.api.post('/customers').set('Idempotency-Key', idempotencyKey).send(request).then((response) => response);
     try {
-      let inProgress;
-      for (let attempt = 0; attempt < 50; attempt++) {
-        inProgress = await testApp.platform.api.post('/customers').set('Idempotency-Key', idempotencyKey).send(request);
-        if (inProgress.status === 409) break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      expect(inProgress!.status).toBe(409);
-      expect(inProgress!.headers['retry-after']).toBe('1');
-      expect(inProgress!.body).toEqual({
+      // The retry must come after the first request took the key: sent together, either may win.
+      await eventually(async () => {
+        const taken = await blocker.query(`SELECT state FROM idempotency_keys WHERE idempotency_key = $1`, [idempotencyKey]);
+        return taken.rows[0]?.state === 'running';
+      });
+      const inProgress = await testApp.platform.api.post('/customers').set('Idempotency-Key', idempotencyKey).send(request);
+      expect(inProgress.status).toBe(409);
+      expect(inProgress.headers['retry-after']).toBe('1');
+      expect(inProgress.body).toEqual({
         status: 409,
         code: 'CONFLICT',
         message: 'A request with this Idempotency-Key is still being processed',
