@@ -1,8 +1,9 @@
 /**
  * `npm run bench:quotes [-- --record]`: quote flows over HTTP, one flow = `POST /quotes` (201) then
  * `POST /quotes/{id}/execute` (200), against the service exactly as `createApp` builds it (all
- * roles in one process, like `npm start`, and compiled like it: the script builds dist/ and runs
- * from there, since ts-node's hooks, e.g. the `domain` module it loads, slow every event emitter),
+ * roles in one process, like `npm start`, or in two processes with BENCH_TOPOLOGY, below; compiled
+ * like `npm start`: the script builds dist/ and runs from there, since ts-node's hooks, e.g. the
+ * `domain` module it loads, slow every event emitter),
  * on a real Postgres (embedded, durable: fsync and
  * synchronous commits on) and Redis (append-only file). Settlement (ledger moves, COMPLETED),
  * expiry tasks, projections and reactors all run during the measurement.
@@ -30,6 +31,7 @@ import { appendFileSync, chmodSync, mkdtempSync, readFileSync, readdirSync, rmSy
 import http from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
+import type { ProcessRole } from '../src/infra/config';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 48);
@@ -37,8 +39,21 @@ const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 64);
 const RATES = (process.env.BENCH_RATES ?? '100,300').split(',').map(Number);
 /** Child processes run TypeScript through ts-node from a checkout, or the compiled twin under dist/. */
 const TYPESCRIPT_ARGS = __filename.endsWith('.ts') ? ['-r', 'ts-node/register/transpile-only'] : [];
-/** BENCH_TOPOLOGY=split: the api role here, the projector and worker roles in another process. */
-const SPLIT = process.env.BENCH_TOPOLOGY === 'split';
+/**
+ * BENCH_TOPOLOGY: where the roles run. `one` (default): all in this process, as `npm start`.
+ * `api-worker`: the api and worker roles here, the projector in a second process (the layout
+ * docker-compose.yml deploys: settlement shares the api's account and quote state, and the
+ * projections get a core of their own). `split`: the api role here, projector and worker in a
+ * second process.
+ */
+const TOPOLOGIES: Record<string, { here: ProcessRole[]; elsewhere: ProcessRole[]; description: string } | null> = {
+  one: null,
+  'api-worker': { here: ['api', 'worker'], elsewhere: ['projector'], description: 'api and worker roles in this process, the projector in another' },
+  split: { here: ['api'], elsewhere: ['projector', 'worker'], description: 'api role in this process, projector and worker roles in another' },
+};
+const TOPOLOGY_NAME = process.env.BENCH_TOPOLOGY ?? 'one';
+if (!(TOPOLOGY_NAME in TOPOLOGIES)) throw new Error(`BENCH_TOPOLOGY must be one of ${Object.keys(TOPOLOGIES).join(', ')}`);
+const TOPOLOGY = TOPOLOGIES[TOPOLOGY_NAME];
 /** The repository: this file's parent, or its grandparent when it runs compiled from dist/bench. */
 const REPOSITORY_ROOT = __filename.endsWith('.ts') ? join(__dirname, '..') : join(__dirname, '..', '..');
 
@@ -270,11 +285,10 @@ async function runService(): Promise<void> {
   try {
     const env = { MASTER_KEY: randomBytes(32).toString('hex'), QUEUE_PREFIX: 'bench', DATA_DIR: join(root, 'data'), SERVICE_MODE: 'sandbox', LOG_LEVEL: 'warn', ...pick(process.env, /^SANDBOX_/) };
     const config = loadConfig(env, { databaseUrl: postgres.url, redisUrl: redis.url });
-    if (SPLIT) {
-      // The production split: this process serves HTTP (api role), another runs projections,
-      // reactors and tasks, so the service can use both cores.
-      background = await startBackgroundRoles({ ...env, DATABASE_URL: postgres.url, REDIS_URL: redis.url });
-      config.roles = new Set(['api']);
+    if (TOPOLOGY) {
+      // Two processes, so the service can use both cores.
+      background = await startBackgroundRoles(TOPOLOGY.elsewhere, { ...env, DATABASE_URL: postgres.url, REDIS_URL: redis.url });
+      config.roles = new Set(TOPOLOGY.here);
     }
     const app = await createApp(config);
     await app.listen(0, '127.0.0.1');
@@ -289,14 +303,14 @@ async function runService(): Promise<void> {
     };
     setup.pairs = await createCustomers(setup, CUSTOMERS);
     report(
-      `- ${SPLIT ? 'api role in this process, projector and worker roles in another' : 'all roles in one process (npm start)'}; ${CUSTOMERS} customers ` +
+      `- ${TOPOLOGY?.description ?? 'all roles in one process (npm start)'}; ${CUSTOMERS} customers ` +
         `(one funded USD account and one external account each); settlement delay ${config.sandbox.settlementDelayMs} ms; load average at start ${loadAtStart}`,
     );
 
     client = fork(__filename, ['--client'], { execArgv: TYPESCRIPT_ARGS, stdio: 'inherit' });
     const meter: Record<string, () => number> = {
       service: ownCpuMs,
-      ...(background ? { 'projector+worker process': () => treeCpuMs(background!.pid!) } : {}),
+      ...(background ? { [`${TOPOLOGY!.elsewhere.join('+')} process`]: () => treeCpuMs(background!.pid!) } : {}),
       postgres: () => treeCpuMs(postgres.postmasterPid),
       redis: () => treeCpuMs(redis.redisPid),
     };
@@ -439,9 +453,9 @@ async function createCustomers(setup: ClientSetup, count: number): Promise<Clien
   return pairs;
 }
 
-/** `src/main.ts projector worker` in its own process, ready when it says so. */
-async function startBackgroundRoles(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...TYPESCRIPT_ARGS, join(__dirname, '..', 'src', `main${extname(__filename)}`), 'projector', 'worker'], {
+/** `src/main.ts <roles>` in its own process, ready when it says so. */
+async function startBackgroundRoles(roles: ProcessRole[], env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [...TYPESCRIPT_ARGS, join(__dirname, '..', 'src', `main${extname(__filename)}`), ...roles], {
     cwd: REPOSITORY_ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -452,7 +466,7 @@ async function startBackgroundRoles(env: Record<string, string>): Promise<ChildP
       output += chunk.toString();
       if (output.includes('Running roles')) resolve();
     });
-    child.once('exit', (code) => reject(new Error(`projector/worker process exited with ${code}: ${output}`)));
+    child.once('exit', (code) => reject(new Error(`${roles.join('/')} process exited with ${code}: ${output}`)));
   });
   return child;
 }
