@@ -85,6 +85,30 @@ describe('NotifiedReadModelWaiter on real Postgres', () => {
     }
   });
 
+  it('crosses processes both ways on NOTIFYs: the api appends, the projector wakes, the api answers (both polls 60 s)', async () => {
+    const projectorStore = new PostgresEventStore(projectorPool, { notify: true });
+    const apiStore = new PostgresEventStore(apiPool, { notify: true });
+    const apiEvents = new EventStoreService(apiStore);
+    runner = new ProjectionRunner(projectorPool, new EventStoreService(projectorStore), [lines], [], { pollIntervalMs: 60_000, notifyProgress: true });
+    try {
+      await runner.prepare();
+      await runner.start();
+      waiter = new NotifiedReadModelWaiter(apiPool, 60_000);
+      for (let round = 0; round < 3; round++) {
+        const id = randomUUID();
+        const started = Date.now();
+        const appended = await apiEvents.append(`line-${id}`, [{ id, type: 'LineAdded', data: {} }], 'no_stream');
+        expect(await waiter.waitFor(appended.position, 30_000)).toBe(true);
+        expect(Date.now() - started).toBeLessThan(10_000);
+        expect(await projected(id)).toBe(true);
+      }
+    } finally {
+      await runner.stop();
+      runner = null;
+      await Promise.all([projectorStore.close(), apiStore.close()]);
+    }
+  });
+
   it('keeps answering when its LISTEN connection is killed, and listens again', async () => {
     await startProjector(true);
     waiter = new NotifiedReadModelWaiter(apiPool, 50);

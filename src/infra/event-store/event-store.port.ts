@@ -118,6 +118,12 @@ export interface EventStore {
   appendToStreams?(appends: StreamAppend[]): Promise<AppendResult[]>;
   readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
   subscribeToAll(options?: SubscribeOptions): Subscription;
+  /**
+   * Optional: calls `listener` when another process may have appended (Postgres: its LISTEN/NOTIFY
+   * wake-ups, where the store notifies). A hint only, to read the log sooner than a poll would;
+   * answers the unsubscribe.
+   */
+  onAppendedElsewhere?(listener: () => void): () => void;
   /** Position of the newest event visible to readers, or START_POSITION when empty. */
   headPosition(): Promise<Position>;
   /**

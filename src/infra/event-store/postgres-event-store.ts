@@ -125,6 +125,9 @@ const APPEND_MANY_SQL = `SELECT commit_position::text AS commit_position, prepar
  */
 const MAX_APPEND_ATTEMPTS = 32;
 
+/** How soon a lost LISTEN connection is made again for onAppendedElsewhere listeners. */
+const LISTENER_RETRY_MS = 1000;
+
 interface FastAppendRow extends QueryResultRow {
   inserted: number;
   prepare_position: string | null;
@@ -165,6 +168,8 @@ export class PostgresEventStore implements EventStore {
   /** Fired after this process's own appends commit, and on NOTIFY from other processes. */
   private readonly appended = new EventEmitter();
   private readonly subscriptions = new Set<PostgresSubscription>();
+  /** onAppendedElsewhere listeners: woken by NOTIFYs only. */
+  private readonly elsewhereListeners = new Set<() => void>();
   private listener: PoolClient | null = null;
   private listenerConnecting: Promise<void> | null = null;
   private notifyInFlight = false;
@@ -349,8 +354,18 @@ export class PostgresEventStore implements EventStore {
     return subscription;
   }
 
+  onAppendedElsewhere(listener: () => void): () => void {
+    this.elsewhereListeners.add(listener);
+    void this.ensureListener();
+    return () => {
+      if (!this.elsewhereListeners.delete(listener)) return;
+      if (this.subscriptions.size === 0 && this.elsewhereListeners.size === 0) void this.releaseListener();
+    };
+  }
+
   async close(): Promise<void> {
     this.closed = true;
+    this.elsewhereListeners.clear();
     await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
     await this.releaseListener();
     this.appended.removeAllListeners();
@@ -371,12 +386,16 @@ export class PostgresEventStore implements EventStore {
   async subscriptionEnded(subscription: PostgresSubscription): Promise<void> {
     this.appended.off('appended', subscription.wake);
     this.subscriptions.delete(subscription);
-    if (this.subscriptions.size === 0) await this.releaseListener();
+    if (this.subscriptions.size === 0 && this.elsewhereListeners.size === 0) await this.releaseListener();
+  }
+
+  private get listenerWanted(): boolean {
+    return this.subscriptions.size > 0 || this.elsewhereListeners.size > 0;
   }
 
   /** @internal Re-establishes LISTEN after a lost connection; cheap when already listening. */
   ensureListener(): Promise<void> {
-    if (!this.notify || this.closed || this.listener !== null || this.subscriptions.size === 0) return Promise.resolve();
+    if (!this.notify || this.closed || this.listener !== null || !this.listenerWanted) return Promise.resolve();
     this.listenerConnecting ??= this.connectListener().finally(() => {
       this.listenerConnecting = null;
     });
@@ -384,24 +403,35 @@ export class PostgresEventStore implements EventStore {
   }
 
   private async connectListener(): Promise<void> {
-    let client: PoolClient | null = null;
+    let drop: () => void = () => undefined;
     try {
-      client = await this.pool.connect();
-      const listening = client;
-      listening.on('notification', () => this.appended.emit('appended'));
-      listening.on('error', () => {
-        // The poll fallback keeps subscriptions going; the next idle cycle reconnects.
+      const listening = await this.pool.connect();
+      let dropped = false;
+      // Released once: an error event can follow a failed LISTEN.
+      drop = () => {
+        if (dropped) return;
+        dropped = true;
         if (this.listener === listening) this.listener = null;
         listening.release(true);
+      };
+      listening.on('notification', () => {
+        this.appended.emit('appended');
+        for (const listener of this.elsewhereListeners) listener();
+      });
+      listening.on('error', () => {
+        drop();
+        // Subscriptions reconnect on their next idle cycle; other listeners only poll, so retry here.
+        if (this.elsewhereListeners.size > 0) setTimeout(() => void this.ensureListener(), LISTENER_RETRY_MS).unref();
       });
       await listening.query(`LISTEN ${EVENT_STORE_NOTIFY_CHANNEL}`);
-      if (this.closed || this.subscriptions.size === 0) {
-        listening.release(true);
+      if (this.closed || !this.listenerWanted) {
+        drop();
         return;
       }
       this.listener = listening;
     } catch {
-      client?.release(true);
+      drop();
+      if (this.elsewhereListeners.size > 0 && !this.closed) setTimeout(() => void this.ensureListener(), LISTENER_RETRY_MS).unref();
     }
   }
 

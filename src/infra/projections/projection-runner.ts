@@ -170,7 +170,14 @@ export class ProjectionRunner {
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
-    this.unsubscribe = this.events.onAppended(() => this.onAppended());
+    // In-process appends, and (where the store reports them) appends of other processes, e.g. an
+    // api process's, which would otherwise wait for the poll.
+    const fromHere = this.events.onAppended(() => this.onAppended());
+    const fromElsewhere = this.events.store.onAppendedElsewhere?.(() => this.onAppended());
+    this.unsubscribe = () => {
+      fromHere();
+      fromElsewhere?.();
+    };
     if (this.projections.length > 0) this.loops.push(this.runProjectionLoop());
     for (const reactor of this.reactors) this.loops.push(this.runReactorLoop(reactor));
   }
