@@ -95,19 +95,24 @@ describe('NotifiedReadModelWaiter on real Postgres', () => {
       await runner.start();
       waiter = new NotifiedReadModelWaiter(apiPool, 60_000);
       for (let round = 0; round < 3; round++) {
-        const id = randomUUID();
-        const started = Date.now();
-        const appended = await apiEvents.append(`line-${id}`, [{ id, type: 'LineAdded', data: {} }], 'no_stream');
-        expect(await waiter.waitFor(appended.position, 30_000)).toBe(true);
-        expect(Date.now() - started).toBeLessThan(10_000);
-        expect(await projected(id)).toBe(true);
+        // A transaction another test file holds open on this server hides later events from every
+        // reader of the log for a while; a further append (a further NOTIFY) wakes the projector
+        // again once it is gone. Without the NOTIFY path nothing answers before the 60 s polls.
+        let reached = false;
+        for (let attempt = 0; attempt < 4 && !reached; attempt++) {
+          const id = randomUUID();
+          const appended = await apiEvents.append(`line-${id}`, [{ id, type: 'LineAdded', data: {} }], 'no_stream');
+          reached = await waiter.waitFor(appended.position, 5_000);
+          if (reached) expect(await projected(id)).toBe(true);
+        }
+        expect(reached).toBe(true);
       }
     } finally {
       await runner.stop();
       runner = null;
       await Promise.all([projectorStore.close(), apiStore.close()]);
     }
-  });
+  }, 90_000);
 
   it('keeps answering when its LISTEN connection is killed, and listens again', async () => {
     await startProjector(true);

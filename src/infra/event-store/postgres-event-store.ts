@@ -171,6 +171,8 @@ export class PostgresEventStore implements EventStore {
   /** onAppendedElsewhere listeners: woken by NOTIFYs only. */
   private readonly elsewhereListeners = new Set<() => void>();
   private listener: PoolClient | null = null;
+  /** Releases `listener` once (an error event may come after release). */
+  private dropListener: () => void = () => undefined;
   private listenerConnecting: Promise<void> | null = null;
   private notifyInFlight = false;
   private notifyPending = false;
@@ -429,6 +431,7 @@ export class PostgresEventStore implements EventStore {
         return;
       }
       this.listener = listening;
+      this.dropListener = drop;
     } catch {
       drop();
       if (this.elsewhereListeners.size > 0 && !this.closed) setTimeout(() => void this.ensureListener(), LISTENER_RETRY_MS).unref();
@@ -438,11 +441,10 @@ export class PostgresEventStore implements EventStore {
   private async releaseListener(): Promise<void> {
     await this.listenerConnecting;
     const listener = this.listener;
-    this.listener = null;
     if (listener === null) return;
     listener.removeAllListeners('notification');
     // Destroy rather than UNLISTEN and reuse: the pool must not hand out a connection still listening.
-    listener.release(true);
+    this.dropListener();
   }
 
   /** Coalesces NOTIFYs: at most one in flight and one queued, whatever the append rate. */
