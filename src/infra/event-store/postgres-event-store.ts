@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import { Listening, listenOn } from '../postgres/listen';
 import {
   AppendOptions,
   AppendResult,
@@ -170,9 +171,7 @@ export class PostgresEventStore implements EventStore {
   private readonly subscriptions = new Set<PostgresSubscription>();
   /** onAppendedElsewhere listeners: woken by NOTIFYs only. */
   private readonly elsewhereListeners = new Set<() => void>();
-  private listener: PoolClient | null = null;
-  /** Releases `listener` once (an error event may come after release). */
-  private dropListener: () => void = () => undefined;
+  private listener: Listening | null = null;
   private listenerConnecting: Promise<void> | null = null;
   private notifyInFlight = false;
   private notifyPending = false;
@@ -405,46 +404,38 @@ export class PostgresEventStore implements EventStore {
   }
 
   private async connectListener(): Promise<void> {
-    let drop: () => void = () => undefined;
+    const retryLater = () => {
+      // Subscriptions reconnect on their next idle cycle; other listeners only poll, so retry here.
+      if (this.elsewhereListeners.size > 0 && !this.closed) setTimeout(() => void this.ensureListener(), LISTENER_RETRY_MS).unref();
+    };
     try {
-      const listening = await this.pool.connect();
-      let dropped = false;
-      // Released once: an error event can follow a failed LISTEN.
-      drop = () => {
-        if (dropped) return;
-        dropped = true;
-        if (this.listener === listening) this.listener = null;
-        listening.release(true);
-      };
-      listening.on('notification', () => {
-        this.appended.emit('appended');
-        for (const listener of this.elsewhereListeners) listener();
-      });
-      listening.on('error', () => {
-        drop();
-        // Subscriptions reconnect on their next idle cycle; other listeners only poll, so retry here.
-        if (this.elsewhereListeners.size > 0) setTimeout(() => void this.ensureListener(), LISTENER_RETRY_MS).unref();
-      });
-      await listening.query(`LISTEN ${EVENT_STORE_NOTIFY_CHANNEL}`);
+      const listening: Listening = await listenOn(
+        this.pool,
+        EVENT_STORE_NOTIFY_CHANNEL,
+        () => {
+          this.appended.emit('appended');
+          for (const listener of this.elsewhereListeners) listener();
+        },
+        () => {
+          if (this.listener === listening) this.listener = null;
+          retryLater();
+        },
+      );
       if (this.closed || !this.listenerWanted) {
-        drop();
+        listening.drop();
         return;
       }
       this.listener = listening;
-      this.dropListener = drop;
     } catch {
-      drop();
-      if (this.elsewhereListeners.size > 0 && !this.closed) setTimeout(() => void this.ensureListener(), LISTENER_RETRY_MS).unref();
+      retryLater();
     }
   }
 
   private async releaseListener(): Promise<void> {
     await this.listenerConnecting;
     const listener = this.listener;
-    if (listener === null) return;
-    listener.removeAllListeners('notification');
-    // Destroy rather than UNLISTEN and reuse: the pool must not hand out a connection still listening.
-    this.dropListener();
+    this.listener = null;
+    listener?.drop();
   }
 
   /** Coalesces NOTIFYs: at most one in flight and one queued, whatever the append rate. */

@@ -1,4 +1,5 @@
-import { Pool, PoolClient } from 'pg';
+import { Pool } from 'pg';
+import { Listening, listenOn } from '../postgres/listen';
 import { Position, comparePositions } from '../event-store/event-store.port';
 import { logger } from '../logger';
 import { currentContext } from '../request-context';
@@ -59,7 +60,7 @@ export class NotifiedReadModelWaiter implements ReadModelWaiter {
   private nothingToWaitFor = false;
   private reading: Promise<void> | null = null;
   private readAgain = false;
-  private listener: PoolClient | null = null;
+  private listener: Listening | null = null;
   private connecting: Promise<void> | null = null;
   private fallback: NodeJS.Timeout | null = null;
   private closed = false;
@@ -101,7 +102,9 @@ export class NotifiedReadModelWaiter implements ReadModelWaiter {
     }
     this.waiting.clear();
     await this.connecting;
-    this.dropListener();
+    const listener = this.listener;
+    this.listener = null;
+    listener?.drop();
   }
 
   private reached(position: Position): boolean {
@@ -111,29 +114,22 @@ export class NotifiedReadModelWaiter implements ReadModelWaiter {
   private listen(): Promise<void> {
     if (this.closed || this.listener !== null) return Promise.resolve();
     this.connecting ??= (async () => {
-      let drop: () => void = () => undefined;
       try {
-        const listening = await this.pool.connect();
-        let dropped = false;
-        // Released once, destroyed: an error event can follow a failed LISTEN.
-        drop = () => {
-          if (dropped) return;
-          dropped = true;
-          if (this.listener === listening) this.listener = null;
-          listening.removeAllListeners('notification');
-          listening.release(true);
-        };
-        listening.on('notification', () => this.readProgress());
-        listening.on('error', () => drop());
-        await listening.query(`LISTEN ${PROJECTIONS_ADVANCED_CHANNEL}`);
+        const listening: Listening = await listenOn(
+          this.pool,
+          PROJECTIONS_ADVANCED_CHANNEL,
+          () => this.readProgress(),
+          () => {
+            // The next wait or fallback tick listens again.
+            if (this.listener === listening) this.listener = null;
+          },
+        );
         if (this.closed) {
-          drop();
+          listening.drop();
           return;
         }
         this.listener = listening;
-        this.dropListener = drop;
       } catch (error) {
-        drop();
         logger.warn('read-your-writes waiter cannot LISTEN; re-reading its progress every few hundred ms until it can', { error: String(error) });
       }
     })().finally(() => {
@@ -141,9 +137,6 @@ export class NotifiedReadModelWaiter implements ReadModelWaiter {
     });
     return this.connecting;
   }
-
-  /** Destroys the LISTEN connection (not UNLISTENed and reused: the pool must not hand out a listening one). */
-  private dropListener: () => void = () => undefined;
 
   /** Re-reads the progress while requests wait, in case a notification never comes. */
   private armFallback(): void {
