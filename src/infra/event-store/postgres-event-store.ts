@@ -360,7 +360,7 @@ export class PostgresEventStore implements EventStore {
     void this.ensureListener();
     return () => {
       if (!this.elsewhereListeners.delete(listener)) return;
-      if (this.subscriptions.size === 0 && this.elsewhereListeners.size === 0) void this.releaseListener();
+      if (!this.listenerWanted) void this.releaseListener();
     };
   }
 
@@ -387,7 +387,7 @@ export class PostgresEventStore implements EventStore {
   async subscriptionEnded(subscription: PostgresSubscription): Promise<void> {
     this.appended.off('appended', subscription.wake);
     this.subscriptions.delete(subscription);
-    if (this.subscriptions.size === 0 && this.elsewhereListeners.size === 0) await this.releaseListener();
+    if (!this.listenerWanted) await this.releaseListener();
   }
 
   private get listenerWanted(): boolean {
