@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
 import { Page, PageRequest, toPage } from '../../infra/http/pagination';
-import { PG_POOL } from '../../infra/postgres/pool';
+import { PG_POOL, lookup } from '../../infra/postgres/pool';
 import { ExternalAccountState } from '../domain/external-account/external-account.decider';
 import { ExternalAccountDetails, ExternalAccountView, externalAccountDetails, externalAccountView } from './external-account.view';
 
@@ -32,7 +32,8 @@ export class ExternalAccountsQuery {
 
   /** Including deleted accounts (a transfer already under way still needs the details). */
   async findState(platformId: string, externalAccountId: string): Promise<ExternalAccountState | null> {
-    const result = await this.pool.query<{ state: ExternalAccountState }>(
+    const result = await lookup<{ state: ExternalAccountState }>(
+      this.pool,
       `SELECT state::json AS state FROM external_accounts WHERE platform_id = $1 AND external_account_id = $2`,
       [platformId, externalAccountId],
     );

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
 import { DomainError } from '../../infra/domain/domain-error';
-import { PG_POOL } from '../../infra/postgres/pool';
+import { PG_POOL, lookup } from '../../infra/postgres/pool';
 import { Page, PageRequest, toPage } from '../../infra/http/pagination';
 import { CustomerState } from '../domain/customer/customer.decider';
 import { CustomerType, KybStatus, KycStatus } from '../domain/customer/customer.events';
@@ -32,7 +32,8 @@ export class CustomersQuery {
   constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
 
   async findById(platformId: string, customerId: string): Promise<CustomerView | null> {
-    const result = await this.pool.query<{ view: CustomerView }>(
+    const result = await lookup<{ view: CustomerView }>(
+      this.pool,
       `SELECT view::json AS view FROM customers WHERE platform_id = $1 AND customer_id = $2`,
       [platformId, customerId],
     );

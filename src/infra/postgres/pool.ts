@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Client, ClientBase, DatabaseError, Pool, PoolClient, types } from 'pg';
+import { Client, ClientBase, DatabaseError, Pool, PoolClient, QueryResult, QueryResultRow, types } from 'pg';
 
 // int8 and numeric come back as strings by default; money columns are read explicitly as needed.
 types.setTypeParser(types.builtins.INT8, (value) => value);
@@ -92,6 +92,48 @@ function isPlainConfig(config: unknown): config is PlainConfig {
  * a BEGIN among them) or any other failure still closes it, as before.
  */
 export class ConnectionKeepingPool extends Pool {
+  /** The pipelined connection `lookup` sends through (see there); null until first used, or after it broke. */
+  private lane: Promise<Client> | null = null;
+  private laneClosed = false;
+
+  /**
+   * A read of a few rows by key, in autocommit (never in a transaction), sent on one shared
+   * connection in pipeline mode instead of a client of its own. Lookups of concurrent requests
+   * then travel together: a request's three or four lookups take one round trip and wake one
+   * backend, with its caches warm, instead of checking out three or four connections and waking
+   * as many backends. Each statement still has its own Sync, so a refused one fails alone. Only
+   * for quick reads: a slow statement would hold up every lookup queued behind it. A broken lane
+   * fails the lookups in flight (as a broken pooled connection fails its query) and the next
+   * lookup opens a new one.
+   */
+  lookup<T extends QueryResultRow = any>(text: string, values: unknown[]): Promise<QueryResult<T>> {
+    if (this.laneClosed) return this.query(text, values) as Promise<QueryResult<T>>;
+    this.lane ??= this.openLane();
+    return this.lane.then((client) => client.query<T>(text, values));
+  }
+
+  private openLane(): Promise<Client> {
+    const options = (this as unknown as { options: Record<string, unknown> }).options;
+    const client = new PreparingClient({ ...options, pipeline: true } as ConstructorParameters<typeof Client>[0]);
+    const opened = client.connect().then(() => client);
+    const drop = () => {
+      if (this.lane === opened) this.lane = null;
+      void client.end().catch(() => undefined);
+    };
+    client.on('error', drop);
+    client.on('end', drop);
+    opened.catch(drop);
+    return opened;
+  }
+
+  async end(): Promise<void> {
+    this.laneClosed = true;
+    const lane = this.lane;
+    this.lane = null;
+    await lane?.then((client) => client.end()).catch(() => undefined);
+    await super.end();
+  }
+
   query(...args: unknown[]): any {
     const [config] = args;
     const callback = typeof args[args.length - 1] === 'function' ? (args.pop() as (error: Error | undefined, result?: unknown) => void) : undefined;
@@ -148,4 +190,9 @@ export function createPool(connectionString: string, max = 20): Pool {
   // An idle client's error (e.g. the server restarting) must not crash the process.
   pool.on('error', () => undefined);
   return pool;
+}
+
+/** `pool.lookup` where the pool has a lane (see ConnectionKeepingPool.lookup), else an ordinary query. */
+export function lookup<T extends QueryResultRow = any>(pool: Pool, text: string, values: unknown[]): Promise<QueryResult<T>> {
+  return pool instanceof ConnectionKeepingPool ? pool.lookup<T>(text, values) : pool.query<T>(text, values);
 }

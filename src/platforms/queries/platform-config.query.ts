@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
-import { PG_POOL } from '../../infra/postgres/pool';
+import { PG_POOL, lookup } from '../../infra/postgres/pool';
 import { KEY_VAULT, KeyVault } from '../../infra/crypto/key-vault';
 import { DomainError } from '../../infra/domain/domain-error';
 import { PlatformConfig } from '../domain/platform/platform.events';
@@ -31,13 +31,12 @@ export class PlatformConfigQuery {
   ) {}
 
   async findRaw(platformId: string): Promise<(PlatformConfig & { name: string; createdAt: string; updatedAt: string }) | null> {
-    // Named: prepared once per connection, as this runs on every authenticated GET /config.
-    const result = await this.pool.query({
-      name: 'platform_config_by_id',
-      text: `SELECT name, webhook_endpoint, supported_currencies, fee_configs, embedded_wallet_config, created_at, updated_at
-               FROM platform_configs WHERE platform_id = $1`,
-      values: [platformId],
-    });
+    const result = await lookup(
+      this.pool,
+      `SELECT name, webhook_endpoint, supported_currencies, fee_configs, embedded_wallet_config, created_at, updated_at
+         FROM platform_configs WHERE platform_id = $1`,
+      [platformId],
+    );
     const row = result.rows[0];
     if (!row) return null;
     return {
