@@ -15,6 +15,7 @@ import { IDEMPOTENCY_DDL } from './infra/http/idempotency.service';
 import { requestContextMiddleware } from './infra/http/request-context.middleware';
 import { createPool } from './infra/postgres/pool';
 import { CHECKPOINT_DDL } from './infra/projections/checkpoints';
+import { ProjectorThread } from './infra/projections/projector-thread';
 
 export const API_VERSION = '2025-10-13';
 
@@ -23,7 +24,7 @@ export const API_VERSION = '2025-10-13';
  * default, EventStoreDB when EVENTSTORE_CONNECTION_STRING is set), shared tables, middleware.
  * Used by main.ts and by the e2e tests, so tests run exactly what production runs.
  */
-export async function createApp(config: AppConfig): Promise<INestApplication> {
+export async function createApp(config: AppConfig, options: { projectorThread?: ProjectorThread } = {}): Promise<INestApplication> {
   const pool = createPool(config.databaseUrl);
   await PostgresEventStore.ensureSchema(pool);
   for (const ddl of [IDEMPOTENCY_DDL, KEY_VAULT_DDL, CHECKPOINT_DDL]) await pool.query(ddl);
@@ -33,7 +34,7 @@ export async function createApp(config: AppConfig): Promise<INestApplication> {
   const masterKey = resolveMasterKey(config);
 
   const app = await NestFactory.create<NestExpressApplication>(
-    AppModule.forRoot({ config, pool, eventStore, masterKey }),
+    AppModule.forRoot({ config, pool, eventStore, masterKey, projectorThread: options.projectorThread }),
     { logger: process.env.JEST_WORKER_ID ? false : ['error', 'warn'], bodyParser: false },
   );
   // Body first: the request context must be entered after the body stream is read, or async

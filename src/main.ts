@@ -1,9 +1,11 @@
 import 'reflect-metadata';
 import type { Server } from 'node:http';
+import { extname, join } from 'node:path';
 import { INestApplication } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { ProcessRole, loadConfig } from './infra/config';
 import { logger } from './infra/logger';
+import { ProjectorThread } from './infra/projections/projector-thread';
 import { resolveInfrastructure } from './infra/runtime/infrastructure';
 import { PlatformsService } from './platforms/platforms.service';
 
@@ -12,7 +14,8 @@ const SHUTDOWN_TIMEOUT_MS = 15_000;
 
 /**
  * `node dist/src/main.js [api|projector|worker ...]`: with no role, one process runs all three
- * (the sandbox default). Without DATABASE_URL / REDIS_URL an embedded Postgres and a local
+ * (the sandbox default), the projector in a worker thread of its own (PROJECTOR_THREAD=off: all on
+ * the main thread). Without DATABASE_URL / REDIS_URL an embedded Postgres and a local
  * redis-server are started under DATA_DIR (default .data).
  */
 async function main(): Promise<void> {
@@ -20,6 +23,15 @@ async function main(): Promise<void> {
   const infrastructure = await resolveInfrastructure(process.env, { dataRoot: process.env.DATA_DIR || '.data' });
   const config = loadConfig(process.env, infrastructure);
   if (requested.length > 0) config.roles = new Set(requested);
+  // All roles (none named): the projector gets a worker thread, so it has a core of its own
+  // (PROJECTOR_THREAD=off keeps it on the main thread: a few milliseconds less per request when
+  // the service is quiet, a fifth fewer flows per second at full load).
+  let projectorThread: ProjectorThread | null = null;
+  if (requested.length === 0 && process.env.PROJECTOR_THREAD !== 'off') {
+    config.roles = new Set(['api', 'worker']);
+    config.projectorThread = true;
+    projectorThread = new ProjectorThread(config, join(__dirname, `projector-thread${extname(__filename)}`));
+  }
 
   let startup: Promise<INestApplication> | null = null;
   let stopping = false;
@@ -40,6 +52,7 @@ async function main(): Promise<void> {
       const app = await startup?.catch(() => null);
       if (app) {
         await closeHttpServer(app);
+        await projectorThread?.stop();
         await app.close();
       }
     } catch (error) {
@@ -58,7 +71,10 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-  startup = createApp(config);
+  startup = createApp(config, { projectorThread: projectorThread ?? undefined }).then(async (app) => {
+    await projectorThread?.start();
+    return app;
+  });
   const app = await startup;
   if (stopping) return;
   if (config.roles.has('api')) {

@@ -11,6 +11,12 @@ export interface AppConfig {
   /** 'sandbox' simulates flows with magic values; 'production' refuses sandbox routes. */
   mode: 'sandbox' | 'production';
   roles: Set<ProcessRole>;
+  /**
+   * The projector runs in a worker thread of this process (`npm start` with no roles): the api and
+   * worker roles on the main thread, the projector role on the thread, talking by messages (see
+   * `ProjectorThread`), so no NOTIFY is needed between them.
+   */
+  projectorThread: boolean;
   platformClientId: string | null;
   platformClientSecret: string | null;
   /** Prefix for BullMQ queues and Redis keys (isolates test runs sharing one Redis). */
@@ -96,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, resolved: { databaseUrl: stri
     eventStoreConnectionString: env.EVENTSTORE_CONNECTION_STRING || null,
     mode,
     roles: new Set(['api', 'projector', 'worker']),
+    projectorThread: false,
     platformClientId: env.PLATFORM_CLIENT_ID || null,
     platformClientSecret: env.PLATFORM_CLIENT_SECRET || null,
     queuePrefix: env.QUEUE_PREFIX || 'payments',
@@ -140,7 +147,9 @@ function numberFromEnv(text: string | undefined, fallback: number): number {
 /**
  * A process without both the api and projector roles shares the work with other processes: its
  * appends NOTIFY other processes' subscriptions, and its projector NOTIFYs api processes' waiters.
+ * A projector thread is told by messages instead, from the one api of its process.
  */
 export function splitDeployment(config: AppConfig): boolean {
+  if (config.projectorThread) return false;
   return !config.roles.has('projector') || !config.roles.has('api');
 }

@@ -9,6 +9,7 @@ import { IdempotencyService } from './http/idempotency.service';
 import { PG_POOL } from './postgres/pool';
 import { ProjectionRunner } from './projections/projection-runner';
 import { Reactor } from './projections/projection';
+import { ProjectorThread } from './projections/projector-thread';
 import { NotifiedReadModelWaiter, READ_MODEL_WAITER, ReadModelWaiter, RunnerReadModelWaiter } from './projections/read-model-waiter';
 import { QUEUE_SERVICE, QueueService } from './queue/queue.service';
 import { TaskScheduler } from './queue/task-scheduler';
@@ -19,6 +20,8 @@ export interface InfraRuntime {
   pool: Pool;
   eventStore: EventStore;
   masterKey: Buffer;
+  /** Set when the projector role runs in a worker thread of this process (`npm start`). */
+  projectorThread?: ProjectorThread;
 }
 
 /**
@@ -77,7 +80,7 @@ export class InfraModule {
         { provide: APP_CONFIG, useValue: runtime.config },
         { provide: PG_POOL, useValue: runtime.pool },
         { provide: EVENT_STORE, useValue: runtime.eventStore },
-        { provide: EventStoreService, useValue: new EventStoreService(runtime.eventStore) },
+        { provide: EventStoreService, useValue: eventStoreService(runtime) },
         { provide: IdempotencyService, useValue: new IdempotencyService(runtime.pool) },
         { provide: KEY_VAULT, useValue: new KeyVault(runtime.pool, runtime.masterKey) },
         {
@@ -99,7 +102,8 @@ export class InfraModule {
           provide: READ_MODEL_WAITER,
           inject: [ProjectionRunner],
           useFactory: (runner: ProjectionRunner) =>
-            runtime.config.roles.has('projector') ? new RunnerReadModelWaiter(runner) : new NotifiedReadModelWaiter(runtime.pool),
+            runtime.projectorThread ??
+            (runtime.config.roles.has('projector') ? new RunnerReadModelWaiter(runner) : new NotifiedReadModelWaiter(runtime.pool)),
         },
         InfraLifecycle,
       ],
@@ -109,4 +113,12 @@ export class InfraModule {
       ],
     };
   }
+}
+
+/** The process's EventStoreService; with a projector thread, every append here also wakes that thread. */
+function eventStoreService(runtime: InfraRuntime): EventStoreService {
+  const events = new EventStoreService(runtime.eventStore);
+  const thread = runtime.projectorThread;
+  if (thread) events.onAppended((position) => thread.appended(position));
+  return events;
 }

@@ -100,7 +100,19 @@ export class EventStoreService {
   /** After an append: read-your-writes for the request, and the in-process wake-up. */
   private noteAppended(position: Position): void {
     recordAppendedPosition(position);
-    this.latestAppended = position;
+    this.announceAppended(position);
+  }
+
+  /**
+   * An append another thread of this process made (the projector thread hears of the api's):
+   * wakes this thread's consumers as an own append would, without touching any request's context.
+   */
+  noteAppendedElsewhere(position: Position): void {
+    this.announceAppended(position);
+  }
+
+  private announceAppended(position: Position): void {
+    if (this.latestAppended === null || comparePositions(position, this.latestAppended) > 0) this.latestAppended = position;
     this.appended.emit('appended', position);
   }
 

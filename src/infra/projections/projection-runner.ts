@@ -98,6 +98,8 @@ export class ProjectionRunner {
   private readonly loops: Promise<void>[] = [];
   private projectionProgress: Position = START_POSITION;
   private waiters: Waiter[] = [];
+  /** Told of every advance of `progress()` (the projector thread reports it to its process's api). */
+  private readonly progressListeners = new Set<(position: Position) => void>();
   /** The projector's idle wait: woken by every in-process append. */
   private readonly projectorListeners = new Set<() => void>();
   /** Idle reactor loops: woken together, at most once per coalescing window. */
@@ -228,8 +230,15 @@ export class ProjectionRunner {
     });
   }
 
+  /** Calls `listener` with every new `progress()`; returns the unsubscribe. */
+  onProgress(listener: (position: Position) => void): () => void {
+    this.progressListeners.add(listener);
+    return () => this.progressListeners.delete(listener);
+  }
+
   private advanceProgress(position: Position): void {
     this.projectionProgress = position;
+    for (const listener of this.progressListeners) listener(position);
     const still: Waiter[] = [];
     for (const waiter of this.waiters) {
       if (comparePositions(position, waiter.position) >= 0) {

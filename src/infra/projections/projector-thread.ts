@@ -1,0 +1,148 @@
+import { extname } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { AppConfig } from '../config';
+import { Position, START_POSITION, comparePositions } from '../event-store/event-store.port';
+import { logger } from '../logger';
+import { ReadModelWaiter } from './read-model-waiter';
+
+/** Messages from the thread to the process's main thread. */
+export type ProjectorThreadReport = { kind: 'ready'; progress: Position } | { kind: 'progress'; progress: Position };
+/** Messages from the main thread to the projector thread. */
+export type ProjectorThreadCommand = { kind: 'appended'; position: Position } | { kind: 'stop' };
+
+/** What the thread's entry script receives as `workerData`. */
+export interface ProjectorThreadData {
+  config: AppConfig;
+}
+
+/** After the thread ended without being asked to, it is started again after this. */
+export const PROJECTOR_THREAD_RESTART_DELAY_MS = 1000;
+/** Past this, a thread asked to stop is terminated. */
+const STOP_TIMEOUT_MS = 10_000;
+
+interface PendingWait {
+  position: Position;
+  resolve: (reached: boolean) => void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * The projector role in a worker thread of this process (`npm start` with no roles): projections
+ * and reactors get a core of their own while the main thread serves the api and runs the
+ * workers. The two talk by messages, not through Postgres: each append on the main thread wakes
+ * the thread's projector as its own appends would (`appended`, with the position), and the
+ * thread reports every advance of its projections (`progress`), which is what read-your-writes
+ * waits on here. A thread that ends without being asked to (a crash) is started again; its
+ * projections resume from their checkpoints, and waits meanwhile run into their time limit.
+ */
+export class ProjectorThread implements ReadModelWaiter {
+  private worker: Worker | null = null;
+  private progress: Position = START_POSITION;
+  private ready = false;
+  private readonly waiting = new Set<PendingWait>();
+  /** The latest append not yet told to the thread (before it is ready). */
+  private untold: Position | null = null;
+  private stopping = false;
+  private restartTimer: NodeJS.Timeout | null = null;
+
+  /**
+   * @param config the process's configuration; the thread runs it with the projector role only.
+   * @param entryScript the thread's bootstrap (`src/projector-thread.ts` or its compiled twin).
+   */
+  constructor(
+    private readonly config: AppConfig,
+    private readonly entryScript: string,
+  ) {}
+
+  /** Starts the thread; resolves once its projections and reactors run. */
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const data: ProjectorThreadData = { config: { ...this.config, roles: new Set(['projector']), projectorThread: true } };
+      const worker = extname(this.entryScript) === '.ts'
+        ? new Worker(`require('ts-node/register/transpile-only'); require(${JSON.stringify(this.entryScript)});`, { eval: true, workerData: data })
+        : new Worker(this.entryScript, { workerData: data });
+      this.worker = worker;
+      let started = false;
+      worker.on('message', (report: ProjectorThreadReport) => {
+        this.advance(report.progress);
+        if (report.kind === 'ready' && !started) {
+          started = true;
+          this.ready = true;
+          if (this.untold) this.appended(this.untold);
+          resolve();
+        }
+      });
+      worker.on('error', (error) => logger.error('projector thread failed', { error: error.stack ?? error.message }));
+      worker.on('exit', (code) => {
+        if (this.worker === worker) this.worker = null;
+        this.ready = false;
+        if (!started) {
+          reject(new Error(`the projector thread exited with code ${code} before it was ready`));
+          return;
+        }
+        if (this.stopping) return;
+        logger.error('projector thread ended; starting it again', { exitCode: code, restartInMs: PROJECTOR_THREAD_RESTART_DELAY_MS });
+        this.restartTimer = setTimeout(() => {
+          this.restartTimer = null;
+          this.start().catch((error: Error) => logger.error('projector thread did not start again', { error: error.message }));
+        }, PROJECTOR_THREAD_RESTART_DELAY_MS);
+      });
+    });
+  }
+
+  /** An append on this process's main thread: wakes the thread's projector and reactors. */
+  appended(position: Position): void {
+    if (!this.ready || !this.worker) {
+      if (this.untold === null || comparePositions(position, this.untold) > 0) this.untold = position;
+      return;
+    }
+    this.untold = null;
+    this.worker.postMessage({ kind: 'appended', position } satisfies ProjectorThreadCommand);
+  }
+
+  waitFor(position: Position, timeoutMs: number): Promise<boolean> {
+    if (comparePositions(this.progress, position) >= 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const wait: PendingWait = {
+        position,
+        resolve,
+        timer: setTimeout(() => {
+          this.waiting.delete(wait);
+          resolve(false);
+        }, timeoutMs),
+      };
+      this.waiting.add(wait);
+    });
+  }
+
+  /** Asks the thread to stop its projector and reactors (terminates it past a time limit); pending waits answer false. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    const worker = this.worker;
+    if (worker) {
+      const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+      worker.postMessage({ kind: 'stop' } satisfies ProjectorThreadCommand);
+      const timer = setTimeout(() => void worker.terminate(), STOP_TIMEOUT_MS);
+      await exited;
+      clearTimeout(timer);
+    }
+    for (const wait of this.waiting) {
+      clearTimeout(wait.timer);
+      wait.resolve(false);
+    }
+    this.waiting.clear();
+  }
+
+  private advance(progress: Position): void {
+    if (comparePositions(progress, this.progress) <= 0) return;
+    this.progress = progress;
+    for (const wait of this.waiting) {
+      if (comparePositions(progress, wait.position) >= 0) {
+        clearTimeout(wait.timer);
+        this.waiting.delete(wait);
+        wait.resolve(true);
+      }
+    }
+  }
+}

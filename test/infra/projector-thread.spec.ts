@@ -1,0 +1,43 @@
+import { join } from 'node:path';
+import { loadConfig } from '../../src/infra/config';
+import { Position } from '../../src/infra/event-store/event-store.port';
+import { PROJECTOR_THREAD_RESTART_DELAY_MS, ProjectorThread } from '../../src/infra/projections/projector-thread';
+
+const at = (value: number): Position => ({ commit: BigInt(value), prepare: BigInt(value) });
+const config = loadConfig({}, { databaseUrl: 'postgres://unused', redisUrl: 'redis://unused' });
+
+/**
+ * ProjectorThread (src/infra/projections/projector-thread.ts), the main thread's side, against a
+ * real worker thread running a stand-in entry script (test/support/fake-projector-thread.ts). The
+ * real thread is exercised end to end by test/e2e/ops/projector-thread.e2e-spec.ts.
+ */
+describe('ProjectorThread', () => {
+  it('tells the thread of appends, answers waits from its progress, starts it again after a crash, and stops it', async () => {
+    const thread = new ProjectorThread(config, join(__dirname, '..', 'support', 'fake-projector-thread.ts'));
+    await thread.start();
+    expect(await thread.waitFor(at(1), 1000)).toBe(true);
+    expect(await thread.waitFor(at(10), 50)).toBe(false);
+
+    const waiting = thread.waitFor(at(10), 5000);
+    thread.appended(at(10));
+    expect(await waiting).toBe(true);
+
+    // Position 13 makes the stand-in exit with code 3; an append told meanwhile is kept for the
+    // next thread, which reports it once it is ready.
+    thread.appended(at(13));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    thread.appended(at(20));
+    const started = Date.now();
+    expect(await thread.waitFor(at(20), 10 * PROJECTOR_THREAD_RESTART_DELAY_MS)).toBe(true);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(PROJECTOR_THREAD_RESTART_DELAY_MS - 200);
+
+    const pending = thread.waitFor(at(30), 60_000);
+    await thread.stop();
+    expect(await pending).toBe(false);
+  }, 20_000);
+
+  it('fails to start when the thread ends before it is ready', async () => {
+    const thread = new ProjectorThread(config, join(__dirname, '..', 'support', 'failing-projector-thread.js'));
+    await expect(thread.start()).rejects.toThrow('the projector thread exited with code 1 before it was ready');
+  });
+});
