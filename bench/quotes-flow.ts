@@ -1,7 +1,8 @@
 /**
  * `npm run bench:quotes [-- --record]`: quote flows over HTTP, one flow = `POST /quotes` (201) then
  * `POST /quotes/{id}/execute` (200), against the service exactly as `createApp` builds it (all
- * roles in one process, like `npm start`, or in two processes with BENCH_TOPOLOGY, below; compiled
+ * roles in one process, the projector in a worker thread, like `npm start`, or another layout
+ * with BENCH_TOPOLOGY, below; compiled
  * like `npm start`: the script builds dist/ and runs from there, since ts-node's hooks, e.g. the
  * `domain` module it loads, slow every event emitter),
  * on a real Postgres (embedded, durable: fsync and
@@ -36,22 +37,24 @@ import type { ProcessRole } from '../src/infra/config';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 48);
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 64);
-const RATES = (process.env.BENCH_RATES ?? '100,300').split(',').map(Number);
+const RATES = (process.env.BENCH_RATES ?? '100,300').split(',').filter((rate) => rate.trim() !== '').map(Number);
 /** Child processes run TypeScript through ts-node from a checkout, or the compiled twin under dist/. */
 const TYPESCRIPT_ARGS = __filename.endsWith('.ts') ? ['-r', 'ts-node/register/transpile-only'] : [];
 /**
- * BENCH_TOPOLOGY: where the roles run. `one` (default): all in this process, as `npm start`.
- * `api-worker`: the api and worker roles here, the projector in a second process (the layout
- * docker-compose.yml deploys: settlement shares the api's account and quote state, and the
- * projections get a core of their own). `split`: the api role here, projector and worker in a
- * second process.
+ * BENCH_TOPOLOGY: where the roles run. `thread` (default): as `npm start`, all in this process,
+ * the projector in a worker thread. `one`: all on this process's main thread
+ * (`PROJECTOR_THREAD=off npm start`). `api-worker`: the api and worker roles here, the projector
+ * in a second process (the layout docker-compose.yml deploys: settlement shares the api's
+ * account and quote state, and the projections get a core of their own). `split`: the api role
+ * here, projector and worker in a second process.
  */
-const TOPOLOGIES: Record<string, { here: ProcessRole[]; elsewhere: ProcessRole[]; description: string } | null> = {
-  one: null,
+const TOPOLOGIES: Record<string, { here: ProcessRole[]; elsewhere: ProcessRole[]; description: string }> = {
+  thread: { here: ['api', 'worker'], elsewhere: [], description: 'all roles in one process, the projector in a worker thread (npm start)' },
+  one: { here: ['api', 'projector', 'worker'], elsewhere: [], description: 'all roles on the main thread (PROJECTOR_THREAD=off npm start)' },
   'api-worker': { here: ['api', 'worker'], elsewhere: ['projector'], description: 'api and worker roles in this process, the projector in another' },
   split: { here: ['api'], elsewhere: ['projector', 'worker'], description: 'api role in this process, projector and worker roles in another' },
 };
-const TOPOLOGY_NAME = process.env.BENCH_TOPOLOGY ?? 'one';
+const TOPOLOGY_NAME = process.env.BENCH_TOPOLOGY ?? 'thread';
 if (!(TOPOLOGY_NAME in TOPOLOGIES)) throw new Error(`BENCH_TOPOLOGY must be one of ${Object.keys(TOPOLOGIES).join(', ')}`);
 const TOPOLOGY = TOPOLOGIES[TOPOLOGY_NAME];
 /** The repository: this file's parent, or its grandparent when it runs compiled from dist/bench. */
@@ -166,6 +169,8 @@ async function fixedRate(setup: ClientSetup, label: string, perSecond: number, s
   const intervalMs = 1000 / perSecond;
   const origin = performance.now();
   const inFlight: Promise<void>[] = [];
+  /** BENCH_SERIES=<file> (diagnosis): each flow's scheduled start and latency (ms), one JSON line per phase. */
+  const series: Array<[number, number]> | null = process.env.BENCH_SERIES ? [] : null;
   for (let index = 0; index < total; index++) {
     const scheduled = origin + index * intervalMs;
     const wait = scheduled - performance.now();
@@ -175,6 +180,7 @@ async function fixedRate(setup: ClientSetup, label: string, perSecond: number, s
         .catch(flowError)
         .then((ok) => {
           result.latenciesMs.push(performance.now() - scheduled);
+          series?.push([Math.round(scheduled - origin), Math.round(performance.now() - scheduled)]);
           if (ok) result.flows++;
           else result.failures++;
         }),
@@ -182,6 +188,7 @@ async function fixedRate(setup: ClientSetup, label: string, perSecond: number, s
   }
   await Promise.all(inFlight);
   result.elapsedMs = performance.now() - origin;
+  if (series) appendFileSync(process.env.BENCH_SERIES!, JSON.stringify({ rate: perSecond, flows: series }) + '\n');
   return result;
 }
 
@@ -266,6 +273,7 @@ async function runService(): Promise<void> {
   const { loadConfig } = await import('../src/infra/config');
   const { startEmbeddedPostgres } = await import('../src/infra/runtime/embedded-postgres');
   const { startLocalRedis } = await import('../src/infra/runtime/local-redis');
+  const { ProjectorThread } = await import('../src/infra/projections/projector-thread');
   const { PlatformsService } = await import('../src/platforms/platforms.service');
 
   const loadAtStart = loadavg()[0].toFixed(1);
@@ -277,6 +285,7 @@ async function runService(): Promise<void> {
   const redis = await startLocalRedis({ dataDir: join(root, 'redis'), persistent: true });
   let client: ChildProcess | null = null;
   let background: ChildProcess | null = null;
+  let projectorThread: import('../src/infra/projections/projector-thread').ProjectorThread | null = null;
   const lines: string[] = [];
   const report = (line: string) => {
     process.stdout.write(line + '\n');
@@ -285,12 +294,17 @@ async function runService(): Promise<void> {
   try {
     const env = { MASTER_KEY: randomBytes(32).toString('hex'), QUEUE_PREFIX: 'bench', DATA_DIR: join(root, 'data'), SERVICE_MODE: 'sandbox', LOG_LEVEL: 'warn', ...pick(process.env, /^SANDBOX_/) };
     const config = loadConfig(env, { databaseUrl: postgres.url, redisUrl: redis.url });
-    if (TOPOLOGY) {
+    if (TOPOLOGY.elsewhere.length > 0) {
       // Two processes, so the service can use both cores.
       background = await startBackgroundRoles(TOPOLOGY.elsewhere, { ...env, DATABASE_URL: postgres.url, REDIS_URL: redis.url });
-      config.roles = new Set(TOPOLOGY.here);
     }
-    const app = await createApp(config);
+    config.roles = new Set(TOPOLOGY.here);
+    if (TOPOLOGY_NAME === 'thread') {
+      config.projectorThread = true;
+      projectorThread = new ProjectorThread(config, join(__dirname, '..', 'src', `projector-thread${extname(__filename)}`));
+    }
+    const app = await createApp(config, { projectorThread: projectorThread ?? undefined });
+    await projectorThread?.start();
     await app.listen(0, '127.0.0.1');
     const port = (app.getHttpServer().address() as { port: number }).port;
     const timing = process.env.BENCH_TIMING === '1' ? await timeService(app) : null;
@@ -303,14 +317,14 @@ async function runService(): Promise<void> {
     };
     setup.pairs = await createCustomers(setup, CUSTOMERS);
     report(
-      `- ${TOPOLOGY?.description ?? 'all roles in one process (npm start)'}; ${CUSTOMERS} customers ` +
+      `- ${TOPOLOGY.description}; ${CUSTOMERS} customers ` +
         `(one funded USD account and one external account each); settlement delay ${config.sandbox.settlementDelayMs} ms; load average at start ${loadAtStart}`,
     );
 
     client = fork(__filename, ['--client'], { execArgv: TYPESCRIPT_ARGS, stdio: 'inherit' });
     const meter: Record<string, () => number> = {
       service: ownCpuMs,
-      ...(background ? { [`${TOPOLOGY!.elsewhere.join('+')} process`]: () => treeCpuMs(background!.pid!) } : {}),
+      ...(background ? { [`${TOPOLOGY.elsewhere.join('+')} process`]: () => treeCpuMs(background!.pid!) } : {}),
       postgres: () => treeCpuMs(postgres.postmasterPid),
       redis: () => treeCpuMs(redis.redisPid),
     };
@@ -337,6 +351,7 @@ async function runService(): Promise<void> {
         }
       });
     });
+    await projectorThread?.stop();
     await app.close();
     if (queryCounts) {
       for (const [text, count] of [...queryCounts].sort((a, b) => b[1] - a[1]).slice(0, 40)) process.stdout.write(`${String(count).padStart(8)}  ${text}\n`);
@@ -392,12 +407,19 @@ async function timeService(app: { get(token: unknown): any }): Promise<{ reset()
   };
   timed('appendToStream', () => appends);
   timed('readAll', () => logReads);
+  // Each request from its headers parsed to its answer written: the service's share of a request.
+  let requests: number[] = [];
+  (app as unknown as { getHttpServer(): http.Server }).getHttpServer().on('request', (_request: http.IncomingMessage, response: http.ServerResponse) => {
+    const started = performance.now();
+    response.once('finish', () => requests.push(performance.now() - started));
+  });
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
   const pct = (values: number[], p: number) => (values.length ? values[Math.min(values.length - 1, Math.floor((p / 100) * values.length))] : 0);
   return {
     reset() {
       waits = [];
+      requests = [];
       appends = [];
       logReads = [];
       loop.reset();
@@ -406,8 +428,10 @@ async function timeService(app: { get(token: unknown): any }): Promise<{ reset()
       const sorted = [...waits].sort((a, b) => a - b);
       const appendsSorted = [...appends].sort((a, b) => a - b);
       const readsSorted = [...logReads].sort((a, b) => a - b);
+      const requestsSorted = [...requests].sort((a, b) => a - b);
       return (
-        `  timing: read-your-writes wait p50 ${pct(sorted, 50).toFixed(1)} / p99 ${pct(sorted, 99).toFixed(1)} ms (${sorted.length} waits); ` +
+        `  timing: in the service per request p50 ${pct(requestsSorted, 50).toFixed(1)} / p99 ${pct(requestsSorted, 99).toFixed(1)} ms; ` +
+        `read-your-writes wait p50 ${pct(sorted, 50).toFixed(1)} / p99 ${pct(sorted, 99).toFixed(1)} ms (${sorted.length} waits); ` +
         `append p50 ${pct(appendsSorted, 50).toFixed(1)} / p99 ${pct(appendsSorted, 99).toFixed(1)} ms (${appendsSorted.length}); ` +
         `log read p50 ${pct(readsSorted, 50).toFixed(1)} / p99 ${pct(readsSorted, 99).toFixed(1)} ms (${readsSorted.length}); ` +
         `event-loop delay p50 ${(loop.percentile(50) / 1e6).toFixed(1)} / p99 ${(loop.percentile(99) / 1e6).toFixed(1)} / max ${(loop.max / 1e6).toFixed(1)} ms`
