@@ -81,7 +81,8 @@ async function main(): Promise<void> {
     if (config.mode === 'sandbox') await app.get(PlatformsService).bootstrapSandboxPlatform();
     await app.listen(config.port, process.env.HOST || '0.0.0.0');
     const address = `http://localhost:${config.port}/2025-10-13`;
-    process.stdout.write(`Service listening on ${address} (roles: ${[...config.roles].join(', ')}, mode: ${config.mode})\n`);
+    const roles = [...config.roles, ...(projectorThread ? ['projector (worker thread)'] : [])].join(', ');
+    process.stdout.write(`Service listening on ${address} (roles: ${roles}, mode: ${config.mode})\n`);
   } else {
     process.stdout.write(`Running roles: ${[...config.roles].join(', ')}\n`);
   }

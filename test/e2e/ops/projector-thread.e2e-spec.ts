@@ -43,8 +43,8 @@ describe('the projector in a worker thread (npm start)', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('runs the api and worker roles on the main thread', () => {
-    expect(service!.stdout).toContain('(roles: api, worker, mode: sandbox)');
+  it('runs the api and worker roles on the main thread, the projector in a worker thread', () => {
+    expect(service!.stdout).toContain('(roles: api, worker, projector (worker thread), mode: sandbox)');
   });
 
   it('reads every write on the next request, and settles a quote into the read models', async () => {
