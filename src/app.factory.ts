@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -45,7 +46,22 @@ export async function createApp(config: AppConfig, options: { projectorThread?: 
   app.getHttpAdapter().getInstance().disable('x-powered-by');
   app.getHttpAdapter().getInstance().set('etag', false);
   await app.init();
+  keepConnectionsOpenLongerThanClients(app.getHttpServer() as Server);
   return app;
+}
+
+/**
+ * How long an idle keep-alive connection stays open. Node's default (5 s) closes connections
+ * clients and load balancers still count as reusable (theirs idle out after 60 s or so): a
+ * request sent just as the server closes its connection fails with ECONNRESET, and the client
+ * cannot know whether it was received. Longer than those idle timeouts, the client closes first.
+ */
+export const HTTP_KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
+function keepConnectionsOpenLongerThanClients(server: Server): void {
+  server.keepAliveTimeout = HTTP_KEEP_ALIVE_TIMEOUT_MS;
+  // Node requires the headers timeout to exceed the keep-alive timeout.
+  server.headersTimeout = HTTP_KEEP_ALIVE_TIMEOUT_MS + 1000;
 }
 
 /** MASTER_KEY from the environment, else one generated once under DATA_DIR (sandbox only). */

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import request from 'supertest';
 import { TestApp, startTestApp } from '../../support/test-app';
 
@@ -76,4 +77,37 @@ describe('HTTP conventions', () => {
       .expect(404);
     expect(response.body.code).toBe('NOT_FOUND');
   });
+});
+
+/** Idle keep-alive connections stay open longer than clients keep theirs (src/app.factory.ts). */
+describe('HTTP keep-alive', () => {
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    testApp = await startTestApp();
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  it('keeps an idle connection open past Node’s 5 s default, so a reused connection is not reset', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const liveUrl = new URL('/health/live', testApp.baseUrl).toString();
+    const get = () =>
+      new Promise<{ status: number; reused: boolean }>((resolve, reject) => {
+        const sent = http.get(liveUrl, { agent }, (response) => {
+          response.resume();
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, reused: sent.reusedSocket }));
+        });
+        sent.on('error', reject);
+      });
+    try {
+      expect(await get()).toEqual({ status: 200, reused: false });
+      await new Promise((resolve) => setTimeout(resolve, 6000));
+      expect(await get()).toEqual({ status: 200, reused: true });
+    } finally {
+      agent.destroy();
+    }
+  }, 15_000);
 });
