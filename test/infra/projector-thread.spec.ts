@@ -1,10 +1,12 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../../src/infra/config';
+import { AppConfig, loadConfig } from '../../src/infra/config';
 import { Position } from '../../src/infra/event-store/event-store.port';
 import { PROJECTOR_THREAD_RESTART_DELAY_MS, ProjectorThread } from '../../src/infra/projections/projector-thread';
 
 const at = (value: number): Position => ({ commit: BigInt(value), prepare: BigInt(value) });
-const config = loadConfig({}, { databaseUrl: 'postgres://unused', redisUrl: 'redis://unused' });
+const STAND_IN = join(__dirname, '..', 'support', 'fake-projector-thread.ts');
 
 /**
  * ProjectorThread (src/infra/projections/projector-thread.ts), the main thread's side, against a
@@ -12,8 +14,19 @@ const config = loadConfig({}, { databaseUrl: 'postgres://unused', redisUrl: 'red
  * real thread is exercised end to end by test/e2e/ops/projector-thread.e2e-spec.ts.
  */
 describe('ProjectorThread', () => {
+  /** The data directory the stand-in reads `fail-starts` from. */
+  let dataDir: string;
+  let config: AppConfig;
+
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'projector-thread-'));
+    config = loadConfig({ DATA_DIR: dataDir }, { databaseUrl: 'postgres://unused', redisUrl: 'redis://unused' });
+  });
+
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
   it('tells the thread of appends, answers waits from its progress, starts it again after a crash, and stops it', async () => {
-    const thread = new ProjectorThread(config, join(__dirname, '..', 'support', 'fake-projector-thread.ts'));
+    const thread = new ProjectorThread(config, STAND_IN);
     await thread.start();
     expect(await thread.waitFor(at(1), 1000)).toBe(true);
     expect(await thread.waitFor(at(10), 50)).toBe(false);
@@ -34,6 +47,20 @@ describe('ProjectorThread', () => {
     const pending = thread.waitFor(at(30), 60_000);
     await thread.stop();
     expect(await pending).toBe(false);
+  }, 20_000);
+
+  it('keeps trying, with growing waits, to start again a thread whose restart fails', async () => {
+    const thread = new ProjectorThread(config, STAND_IN);
+    await thread.start();
+    // The crash, then a first restart that fails (after 1 s), then one that works (2 s later).
+    writeFileSync(join(dataDir, 'fail-starts'), '1');
+    const started = Date.now();
+    thread.appended(at(13));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    thread.appended(at(20));
+    expect(await thread.waitFor(at(20), 10 * PROJECTOR_THREAD_RESTART_DELAY_MS)).toBe(true);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3 * PROJECTOR_THREAD_RESTART_DELAY_MS - 200);
+    await thread.stop();
   }, 20_000);
 
   it('fails to start when the thread ends before it is ready', async () => {

@@ -17,6 +17,8 @@ export interface ProjectorThreadData {
 
 /** After the thread ended without being asked to, it is started again after this. */
 export const PROJECTOR_THREAD_RESTART_DELAY_MS = 1000;
+/** Longest wait between two tries to start a thread that keeps failing to start. */
+export const PROJECTOR_THREAD_MAX_RESTART_DELAY_MS = 60_000;
 /** Past this, a thread asked to stop is terminated. */
 const STOP_TIMEOUT_MS = 10_000;
 
@@ -32,8 +34,9 @@ interface PendingWait {
  * workers. The two talk by messages, not through Postgres: each append on the main thread wakes
  * the thread's projector as its own appends would (`appended`, with the position), and the
  * thread reports every advance of its projections (`progress`), which is what read-your-writes
- * waits on here. A thread that ends without being asked to (a crash) is started again; its
- * projections resume from their checkpoints, and waits meanwhile run into their time limit.
+ * waits on here. A thread that ends without being asked to (a crash) is started again, and again
+ * with growing waits while it fails to start (the database down); its projections resume from
+ * their checkpoints, and waits meanwhile run into their time limit.
  */
 export class ProjectorThread implements ReadModelWaiter {
   private worker: Worker | null = null;
@@ -82,12 +85,22 @@ export class ProjectorThread implements ReadModelWaiter {
         }
         if (this.stopping) return;
         logger.error('projector thread ended; starting it again', { exitCode: code, restartInMs: PROJECTOR_THREAD_RESTART_DELAY_MS });
-        this.restartTimer = setTimeout(() => {
-          this.restartTimer = null;
-          this.start().catch((error: Error) => logger.error('projector thread did not start again', { error: error.message }));
-        }, PROJECTOR_THREAD_RESTART_DELAY_MS);
+        this.restartAfter(PROJECTOR_THREAD_RESTART_DELAY_MS);
       });
     });
+  }
+
+  /** Starts the thread again after `delayMs`; a start that fails is tried again, each wait twice as long (at most a minute). */
+  private restartAfter(delayMs: number): void {
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = null;
+      if (this.stopping) return;
+      this.start().catch((error: Error) => {
+        const nextDelayMs = Math.min(delayMs * 2, PROJECTOR_THREAD_MAX_RESTART_DELAY_MS);
+        logger.error('projector thread did not start again; trying later', { error: error.message, restartInMs: nextDelayMs });
+        this.restartAfter(nextDelayMs);
+      });
+    }, delayMs);
   }
 
   /** An append on this process's main thread: wakes the thread's projector and reactors. */
