@@ -7,6 +7,7 @@ import { CHECKPOINT_DDL, NOTIFY_PROGRESS_SQL, lockKeyFor, readCheckpoints, write
 import { LIVE_TABLES, PipelinedProjectionTransaction, Projection, Reactor, connectPipelined, corkUntilIdle } from './projection';
 import { applyToProjection, describeError } from './projection-apply';
 import { createProjectionTables, rebuildProjection } from './projection-rebuild';
+import { PositionWaits } from './position-waits';
 
 /** How often a reactor whose batches it does not handle still moves its checkpoint. */
 const REACTOR_IDLE_CHECKPOINT_MS = 1000;
@@ -57,12 +58,6 @@ interface SharedRead {
   wakes: number;
 }
 
-interface Waiter {
-  position: Position;
-  resolve: (reached: boolean) => void;
-  timer: NodeJS.Timeout;
-}
-
 /** A projection's place in the runner. */
 interface ProjectionState {
   projection: Projection;
@@ -97,7 +92,7 @@ export class ProjectionRunner {
   private running = false;
   private readonly loops: Promise<void>[] = [];
   private projectionProgress: Position = START_POSITION;
-  private waiters: Waiter[] = [];
+  private readonly waiters = new PositionWaits();
   /** Told of every advance of `progress()` (the projector thread reports it to its process's api). */
   private readonly progressListeners = new Set<(position: Position) => void>();
   /** The projector's idle wait: woken by every in-process append. */
@@ -193,11 +188,7 @@ export class ProjectionRunner {
     await Promise.allSettled(this.loops);
     this.loops.length = 0;
     await this.dropConnection();
-    for (const waiter of this.waiters) {
-      clearTimeout(waiter.timer);
-      waiter.resolve(false);
-    }
-    this.waiters = [];
+    this.waiters.cancelAll();
   }
 
   /** Position up to which every healthy projection has committed (in this process). */
@@ -217,17 +208,7 @@ export class ProjectionRunner {
     if (this.projections.length === 0 || comparePositions(this.projectionProgress, position) >= 0) {
       return Promise.resolve(true);
     }
-    return new Promise((resolve) => {
-      const waiter: Waiter = {
-        position,
-        resolve,
-        timer: setTimeout(() => {
-          this.waiters = this.waiters.filter((candidate) => candidate !== waiter);
-          resolve(false);
-        }, timeoutMs),
-      };
-      this.waiters.push(waiter);
-    });
+    return this.waiters.wait(position, timeoutMs);
   }
 
   /** Calls `listener` with every new `progress()`; returns the unsubscribe. */
@@ -239,17 +220,9 @@ export class ProjectionRunner {
   private advanceProgress(position: Position): void {
     this.projectionProgress = position;
     for (const listener of this.progressListeners) listener(position);
-    const still: Waiter[] = [];
-    for (const waiter of this.waiters) {
-      if (comparePositions(position, waiter.position) >= 0) {
-        clearTimeout(waiter.timer);
-        waiter.resolve(true);
-      } else {
-        still.push(waiter);
-      }
-    }
-    this.waiters = still;
+    this.waiters.resolveUpTo(position);
   }
+
 
   /** An in-process append: the projector now, the reactors once the coalescing window ends. */
   private onAppended(): void {

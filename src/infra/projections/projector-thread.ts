@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type { AppConfig } from '../config';
 import { Position, START_POSITION, comparePositions } from '../event-store/event-store.port';
 import { logger } from '../logger';
+import { PositionWaits } from './position-waits';
 import { ReadModelWaiter } from './read-model-waiter';
 
 /** Messages from the thread to the process's main thread. */
@@ -22,12 +23,6 @@ export const PROJECTOR_THREAD_MAX_RESTART_DELAY_MS = 60_000;
 /** Past this, a thread asked to stop is terminated. */
 const STOP_TIMEOUT_MS = 10_000;
 
-interface PendingWait {
-  position: Position;
-  resolve: (reached: boolean) => void;
-  timer: NodeJS.Timeout;
-}
-
 /**
  * The projector role in a worker thread of this process (`npm start` with no roles): projections
  * and reactors get a core of their own while the main thread serves the api and runs the
@@ -42,7 +37,7 @@ export class ProjectorThread implements ReadModelWaiter {
   private worker: Worker | null = null;
   private progress: Position = START_POSITION;
   private ready = false;
-  private readonly waiting = new Set<PendingWait>();
+  private readonly waits = new PositionWaits();
   /** The latest append not yet told to the thread (before it is ready). */
   private untold: Position | null = null;
   private stopping = false;
@@ -115,17 +110,7 @@ export class ProjectorThread implements ReadModelWaiter {
 
   waitFor(position: Position, timeoutMs: number): Promise<boolean> {
     if (comparePositions(this.progress, position) >= 0) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const wait: PendingWait = {
-        position,
-        resolve,
-        timer: setTimeout(() => {
-          this.waiting.delete(wait);
-          resolve(false);
-        }, timeoutMs),
-      };
-      this.waiting.add(wait);
-    });
+    return this.waits.wait(position, timeoutMs);
   }
 
   /** Asks the thread to stop its projector and reactors (terminates it past a time limit); pending waits answer false. */
@@ -140,22 +125,12 @@ export class ProjectorThread implements ReadModelWaiter {
       await exited;
       clearTimeout(timer);
     }
-    for (const wait of this.waiting) {
-      clearTimeout(wait.timer);
-      wait.resolve(false);
-    }
-    this.waiting.clear();
+    this.waits.cancelAll();
   }
 
   private advance(progress: Position): void {
     if (comparePositions(progress, this.progress) <= 0) return;
     this.progress = progress;
-    for (const wait of this.waiting) {
-      if (comparePositions(progress, wait.position) >= 0) {
-        clearTimeout(wait.timer);
-        this.waiting.delete(wait);
-        wait.resolve(true);
-      }
-    }
+    this.waits.resolveUpTo(progress);
   }
 }

@@ -4,6 +4,7 @@ import { Position, comparePositions } from '../event-store/event-store.port';
 import { logger } from '../logger';
 import { currentContext } from '../request-context';
 import { PROJECTIONS_ADVANCED_CHANNEL, PROJECTIONS_PROGRESS_SQL } from './checkpoints';
+import { PositionWaits } from './position-waits';
 import { ProjectionRunner } from './projection-runner';
 
 export const READ_MODEL_WAITER = Symbol('READ_MODEL_WAITER');
@@ -36,12 +37,6 @@ export class RunnerReadModelWaiter implements ReadModelWaiter {
   }
 }
 
-interface PendingWait {
-  position: Position;
-  resolve: (reached: boolean) => void;
-  timer: NodeJS.Timeout;
-}
-
 /** Fallback re-read of the checkpoints while requests wait: covers a lost NOTIFY or LISTEN connection. */
 export const NOTIFIED_WAITER_FALLBACK_POLL_MS = 250;
 
@@ -54,7 +49,7 @@ export const NOTIFIED_WAITER_FALLBACK_POLL_MS = 250;
  * `fallbackPollMs`, so a lost notification or a broken LISTEN connection costs latency only.
  */
 export class NotifiedReadModelWaiter implements ReadModelWaiter {
-  private readonly waiting = new Set<PendingWait>();
+  private readonly waiting = new PositionWaits();
   private progress: Position | null = null;
   /** No projection row at the last read: nothing to wait for. */
   private nothingToWaitFor = false;
@@ -72,23 +67,14 @@ export class NotifiedReadModelWaiter implements ReadModelWaiter {
 
   waitFor(position: Position, timeoutMs: number): Promise<boolean> {
     if (this.reached(position)) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const wait: PendingWait = {
-        position,
-        resolve,
-        timer: setTimeout(() => {
-          this.waiting.delete(wait);
-          resolve(false);
-        }, timeoutMs),
-      };
-      this.waiting.add(wait);
-      if (this.listener === null) {
-        // Not listening yet (first wait, or the connection was lost): listen, then read once, so
-        // a batch that committed before LISTEN took effect is not missed.
-        void this.listen().then(() => this.readProgress());
-      }
-      this.armFallback();
-    });
+    const reached = this.waiting.wait(position, timeoutMs);
+    if (this.listener === null) {
+      // Not listening yet (first wait, or the connection was lost): listen, then read once, so
+      // a batch that committed before LISTEN took effect is not missed.
+      void this.listen().then(() => this.readProgress());
+    }
+    this.armFallback();
+    return reached;
   }
 
   /** Stops listening and answers every pending wait with false. */
@@ -96,11 +82,7 @@ export class NotifiedReadModelWaiter implements ReadModelWaiter {
     this.closed = true;
     if (this.fallback) clearTimeout(this.fallback);
     this.fallback = null;
-    for (const wait of this.waiting) {
-      clearTimeout(wait.timer);
-      wait.resolve(false);
-    }
-    this.waiting.clear();
+    this.waiting.cancelAll();
     await this.connecting;
     const listener = this.listener;
     this.listener = null;
@@ -164,12 +146,7 @@ export class NotifiedReadModelWaiter implements ReadModelWaiter {
         this.nothingToWaitFor = !row;
         // The latest read, even when lower: a projection that recovered from a failure is waited for again.
         this.progress = row ? { commit: BigInt(row.c), prepare: BigInt(row.p) } : null;
-        for (const wait of this.waiting) {
-          if (!this.reached(wait.position)) continue;
-          clearTimeout(wait.timer);
-          this.waiting.delete(wait);
-          wait.resolve(true);
-        }
+        this.waiting.resolveWhere((position) => this.reached(position));
       } catch (error) {
         if (!this.closed) logger.warn('read-your-writes waiter could not read the projections progress', { error: String(error) });
       }
