@@ -51,11 +51,7 @@ export interface FailedWrite {
   error: unknown;
 }
 
-/**
- * Statements are prepared once per connection under a name derived from their text; a
- * connection stops preparing new ones past this many (a projection that builds SQL text from
- * values would otherwise grow the server's statement cache without bound).
- */
+/** The socket under a pg client, as far as corking goes. */
 interface CorkableStream {
   cork?: () => void;
   uncork?: () => void;
