@@ -193,6 +193,8 @@ async function fixedRate(setup: ClientSetup, label: string, perSecond: number, s
 }
 
 async function runClient(): Promise<void> {
+  const clientLoop = process.env.BENCH_TIMING === '1' ? (await import('node:perf_hooks')).monitorEventLoopDelay({ resolution: 1 }) : null;
+  clientLoop?.enable();
   const setup = await new Promise<ClientSetup>((resolve) => process.once('message', (message) => resolve(message as ClientSetup)));
   const phases: Array<() => Promise<PhaseResult>> = [
     () => closedLoop(setup, 'warm-up', 16, 5),
@@ -205,9 +207,16 @@ async function runClient(): Promise<void> {
     await new Promise((resolve) => process.once('message', resolve));
     createMs = [];
     executeMs = [];
+    clientLoop?.reset();
     const result = await phase();
     result.createMs = createMs;
     result.executeMs = executeMs;
+    if (clientLoop) {
+      // BENCH_TIMING=1: how late the load client itself ran (its timers and answers wait behind it).
+      process.stderr.write(
+        `  timing: load client event-loop delay p50 ${(clientLoop.percentile(50) / 1e6).toFixed(1)} / p99 ${(clientLoop.percentile(99) / 1e6).toFixed(1)} / max ${(clientLoop.max / 1e6).toFixed(1)} ms (${result.label})\n`,
+      );
+    }
     await new Promise((resolve) => setTimeout(resolve, setup.drainMs));
     process.send!({ kind: 'phase-end', result, clientCpuMs: ownCpuMs() });
     await new Promise((resolve) => process.once('message', resolve));
