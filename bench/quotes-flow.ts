@@ -367,6 +367,8 @@ async function runService(): Promise<void> {
     }
   } finally {
     client?.kill();
+    // Already stopped after a full run; after a failure, a running thread would keep the process alive.
+    await projectorThread?.stop();
     if (background && background.exitCode === null) {
       background.kill('SIGTERM');
       await new Promise((resolve) => background!.once('exit', resolve));
