@@ -308,10 +308,7 @@ async function runService(): Promise<void> {
       background = await startBackgroundRoles(TOPOLOGY.elsewhere, { ...env, DATABASE_URL: postgres.url, REDIS_URL: redis.url });
     }
     config.roles = new Set(TOPOLOGY.here);
-    if (TOPOLOGY_NAME === 'thread') {
-      config.projectorThread = true;
-      projectorThread = new ProjectorThread(config, join(__dirname, '..', 'src', `projector-thread${extname(__filename)}`));
-    }
+    if (TOPOLOGY_NAME === 'thread') projectorThread = ProjectorThread.forProcess(config);
     const app = await createApp(config, { projectorThread: projectorThread ?? undefined });
     await projectorThread?.start();
     await app.listen(0, '127.0.0.1');

@@ -1,6 +1,5 @@
 import 'reflect-metadata';
 import type { Server } from 'node:http';
-import { extname, join } from 'node:path';
 import { INestApplication } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { ProcessRole, loadConfig } from './infra/config';
@@ -28,9 +27,7 @@ async function main(): Promise<void> {
   // the service is quiet, a fifth fewer flows per second at full load).
   let projectorThread: ProjectorThread | null = null;
   if (requested.length === 0 && process.env.PROJECTOR_THREAD !== 'off') {
-    config.roles = new Set(['api', 'worker']);
-    config.projectorThread = true;
-    projectorThread = new ProjectorThread(config, join(__dirname, `projector-thread${extname(__filename)}`));
+    projectorThread = ProjectorThread.forProcess(config);
   }
 
   let startup: Promise<INestApplication> | null = null;

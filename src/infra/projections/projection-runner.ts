@@ -223,7 +223,6 @@ export class ProjectionRunner {
     this.waiters.resolveUpTo(position);
   }
 
-
   /** An in-process append: the projector now, the reactors once the coalescing window ends. */
   private onAppended(): void {
     wake(this.projectorListeners);

@@ -1,4 +1,4 @@
-import { extname } from 'node:path';
+import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { AppConfig } from '../config';
 import { Position, START_POSITION, comparePositions } from '../event-store/event-store.port';
@@ -20,6 +20,8 @@ export interface ProjectorThreadData {
 export const PROJECTOR_THREAD_RESTART_DELAY_MS = 1000;
 /** Longest wait between two tries to start a thread that keeps failing to start. */
 export const PROJECTOR_THREAD_MAX_RESTART_DELAY_MS = 60_000;
+/** The thread's bootstrap: `src/projector-thread.ts`, or its compiled twin under dist/. */
+const ENTRY_SCRIPT = join(__dirname, '..', '..', `projector-thread${extname(__filename)}`);
 /** Past this, a thread asked to stop is terminated. */
 const STOP_TIMEOUT_MS = 10_000;
 
@@ -45,12 +47,23 @@ export class ProjectorThread implements ReadModelWaiter {
 
   /**
    * @param config the process's configuration; the thread runs it with the projector role only.
-   * @param entryScript the thread's bootstrap (`src/projector-thread.ts` or its compiled twin).
+   * @param entryScript the thread's bootstrap (tests give a stand-in).
    */
   constructor(
     private readonly config: AppConfig,
-    private readonly entryScript: string,
+    private readonly entryScript: string = ENTRY_SCRIPT,
   ) {}
+
+  /**
+   * This process's projector, moved to a thread: `config` keeps the api and worker roles for the
+   * main thread and is marked `projectorThread` (no NOTIFY between the two). Start it after
+   * `createApp(config, { projectorThread })`.
+   */
+  static forProcess(config: AppConfig): ProjectorThread {
+    config.roles = new Set(['api', 'worker']);
+    config.projectorThread = true;
+    return new ProjectorThread(config);
+  }
 
   /** Starts the thread; resolves once its projections and reactors run. */
   start(): Promise<void> {
