@@ -6,7 +6,7 @@ import { PostgresEventStore } from '../../src/infra/event-store/postgres-event-s
 import { logger } from '../../src/infra/logger';
 import { CHECKPOINT_DDL, CheckpointRow, readCheckpoints } from '../../src/infra/projections/checkpoints';
 import { Projection, Reactor } from '../../src/infra/projections/projection';
-import { ProjectionRunner } from '../../src/infra/projections/projection-runner';
+import { IN_PROCESS_POLL_INTERVAL_MS, ProjectionRunner } from '../../src/infra/projections/projection-runner';
 import { FreshDatabase, freshDatabase } from '../support/database';
 import { eventually } from '../support/test-app';
 
@@ -42,10 +42,15 @@ describe('ProjectionRunner', () => {
     errorLogs.mockRestore();
   });
 
-  async function startRunner(projections: Projection[], reactors: Reactor[] = [], batchSize?: number): Promise<ProjectionRunner> {
+  async function startRunner(
+    projections: Projection[],
+    reactors: Reactor[] = [],
+    batchSize?: number,
+    pollIntervalMs = 10,
+  ): Promise<ProjectionRunner> {
     const runner = new ProjectionRunner(pool, new EventStoreService(store), projections, reactors, {
       batchSize,
-      pollIntervalMs: 10,
+      pollIntervalMs,
       retryDelayMs: 20,
       maxRetryDelayMs: 100,
     });
@@ -291,5 +296,28 @@ describe('ProjectionRunner', () => {
     await stopping;
     const row = await checkpoint('spec-reactor');
     expect(row.position).toEqual(events[2].position);
+  });
+  it('with every appender in its process, polls the log only as a safety net, and still picks up an append made elsewhere', async () => {
+    const events = await appendEvents(['a']);
+    const reactions: string[] = [];
+    const reactor: Reactor = { name: 'spec-reactor', handles: ['LineAdded'], react: async (event) => void reactions.push(String(event.data.kind)) };
+    const runner = await startRunner([lineProjection('lines', null)], [reactor], undefined, IN_PROCESS_POLL_INTERVAL_MS);
+    await eventually(async () => (await checkpoint('lines')).eventsApplied === 1 && reactions.length === 1);
+    expect(runner.progress()).toEqual(events[0].position);
+
+    // Idle for a second: the projector and the reactor loop read the log a few times between
+    // them (each read at the 25 ms default was 40 a second per loop, 6% of a core).
+    const reads = jest.spyOn(store, 'readAll');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(reads.mock.calls.length).toBeLessThanOrEqual(2 * Math.ceil(1000 / IN_PROCESS_POLL_INTERVAL_MS) + 2);
+    reads.mockRestore();
+
+    // An append that does not go through this runner's EventStoreService (another process, a
+    // script) wakes nothing here: the poll finds it.
+    const later = await appendEvents(['b']);
+    await eventually(async () => (await checkpoint('lines')).eventsApplied === 2 && reactions.length === 2);
+    expect(runner.progress()).toEqual(later[0].position);
+    expect(await kindsIn('lines')).toEqual(['a', 'b']);
+    expect(reactions).toEqual(['a', 'b']);
   });
 });

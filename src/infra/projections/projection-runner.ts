@@ -31,12 +31,19 @@ const REACTOR_BATCH_SIZE = 200;
  * instead of one per append; reactor effects are delayed work anyway.
  */
 export const REACTOR_WAKE_COALESCE_MS = 5;
+/**
+ * The fallback poll where every appender is in this process (all roles in one process, or the
+ * projector thread woken by its main thread): each append wakes the projector and the reactors
+ * already, so the poll only covers appends made outside the service (a script, another process
+ * against the same database), which then show within this long.
+ */
+export const IN_PROCESS_POLL_INTERVAL_MS = 250;
 /** How many of the events the projector read last are kept for the reactors to read from memory. */
 const RECENT_EVENTS_LIMIT = 2000;
 
 export interface ProjectionRunnerOptions {
   batchSize?: number;
-  /** Fallback poll for appends made by other processes. */
+  /** Fallback poll for appends made by other processes (default 25 ms). */
   pollIntervalMs?: number;
   /** First retry delay of a failing projection or reactor; doubles up to maxRetryDelayMs. */
   retryDelayMs?: number;
