@@ -168,6 +168,7 @@ async function fixedRate(setup: ClientSetup, label: string, perSecond: number, s
   const total = Math.round(perSecond * seconds);
   const intervalMs = 1000 / perSecond;
   const origin = performance.now();
+  const epochOrigin = Date.now();
   const inFlight: Promise<void>[] = [];
   /** BENCH_SERIES=<file> (diagnosis): each flow's scheduled start and latency (ms), one JSON line per phase. */
   const series: Array<[number, number]> | null = process.env.BENCH_SERIES ? [] : null;
@@ -188,7 +189,7 @@ async function fixedRate(setup: ClientSetup, label: string, perSecond: number, s
   }
   await Promise.all(inFlight);
   result.elapsedMs = performance.now() - origin;
-  if (series) appendFileSync(process.env.BENCH_SERIES!, JSON.stringify({ rate: perSecond, flows: series }) + '\n');
+  if (series) appendFileSync(process.env.BENCH_SERIES!, JSON.stringify({ rate: perSecond, epochOrigin, flows: series }) + '\n');
   return result;
 }
 
