@@ -297,6 +297,7 @@ describe('ProjectionRunner', () => {
     const row = await checkpoint('spec-reactor');
     expect(row.position).toEqual(events[2].position);
   });
+
   it('with every appender in its process, polls the log only as a safety net, and still picks up an append made elsewhere', async () => {
     const events = await appendEvents(['a']);
     const reactions: string[] = [];
@@ -306,7 +307,7 @@ describe('ProjectionRunner', () => {
     expect(runner.progress()).toEqual(events[0].position);
 
     // Idle for a second: the projector and the reactor loop read the log a few times between
-    // them (each read at the 25 ms default was 40 a second per loop, 6% of a core).
+    // them (at the 25 ms default, each loop read it 40 times a second: 6% of a core).
     const reads = jest.spyOn(store, 'readAll');
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(reads.mock.calls.length).toBeLessThanOrEqual(2 * Math.ceil(1000 / IN_PROCESS_POLL_INTERVAL_MS) + 2);
