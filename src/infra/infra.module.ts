@@ -92,14 +92,16 @@ export class InfraModule {
         {
           provide: ProjectionRunner,
           inject: [EventStoreService, ReactorRegistry],
-          useFactory: (events: EventStoreService, registry: ReactorRegistry) =>
-            new ProjectionRunner(runtime.pool, events, ALL_PROJECTIONS, registry.reactors, {
+          useFactory: (events: EventStoreService, registry: ReactorRegistry) => {
+            const split = splitDeployment(runtime.config);
+            return new ProjectionRunner(runtime.pool, events, ALL_PROJECTIONS, registry.reactors, {
               // Api processes without a projector wait on its NOTIFYs (NotifiedReadModelWaiter).
-              notifyProgress: splitDeployment(runtime.config),
+              notifyProgress: split,
               // All roles in this process: every append wakes the projector directly, so the poll
               // is only a safety net (and its 25 ms default cost 6% of a core while idle).
-              pollIntervalMs: splitDeployment(runtime.config) ? undefined : IN_PROCESS_POLL_INTERVAL_MS,
-            }),
+              pollIntervalMs: split ? undefined : IN_PROCESS_POLL_INTERVAL_MS,
+            });
+          },
         },
         {
           provide: READ_MODEL_WAITER,
