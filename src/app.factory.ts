@@ -12,6 +12,7 @@ import { KEY_VAULT_DDL } from './infra/crypto/key-vault';
 import { EsdbEventStore } from './infra/event-store/esdb-event-store';
 import { EventStore } from './infra/event-store/event-store.port';
 import { PostgresEventStore } from './infra/event-store/postgres-event-store';
+import { PrototypeStableExpressAdapter } from './infra/http/express-adapter';
 import { IDEMPOTENCY_DDL } from './infra/http/idempotency.service';
 import { requestContextMiddleware } from './infra/http/request-context.middleware';
 import { createPool } from './infra/postgres/pool';
@@ -36,6 +37,7 @@ export async function createApp(config: AppConfig, options: { projectorThread?: 
 
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot({ config, pool, eventStore, masterKey, projectorThread: options.projectorThread }),
+    new PrototypeStableExpressAdapter(),
     { logger: process.env.JEST_WORKER_ID ? false : ['error', 'warn'], bodyParser: false },
   );
   // Body first: the request context must be entered after the body stream is read, or async

@@ -1,0 +1,51 @@
+import * as http from 'node:http';
+import type { NestApplicationOptions } from '@nestjs/common';
+import { ExpressAdapter } from '@nestjs/platform-express';
+
+/**
+ * Nest's Express adapter, with one change: the HTTP server creates each request and response with
+ * Express's prototypes (`app.request`, `app.response`) in the first place.
+ *
+ * Express gives every request and response those prototypes with `Object.setPrototypeOf` as it
+ * starts handling them. In V8 that keeps each request's objects alive through young-generation
+ * collections until the next full one. Measured at 100 quote flows/s (bench/RESULTS.md, "Express's
+ * prototype switch"):
+ * - the main thread promoted about 6 MB a second to the old generation;
+ * - each scavenge, about once a second, paused it for 10-20 ms;
+ * - a mark-compact followed every 5-10 s.
+ * When the objects already have those prototypes, Express's `setPrototypeOf` changes nothing, and
+ * a request's garbage dies young like any other. Requests still are `http.IncomingMessage` and
+ * responses `http.ServerResponse` (the prototype chains go through them).
+ */
+export class PrototypeStableExpressAdapter extends ExpressAdapter {
+  initHttpServer(options: NestApplicationOptions): void {
+    // HTTPS and connection tracking keep Nest's own server set-up.
+    if (options?.httpsOptions || options?.forceCloseConnections) {
+      super.initHttpServer(options);
+      return;
+    }
+    const app = this.getInstance();
+    this.httpServer = http.createServer(
+      { IncomingMessage: requestClass(app.request), ServerResponse: responseClass(app.response) },
+      app,
+    );
+  }
+}
+
+/** `http.IncomingMessage` whose instances have `prototype` (Express's `app.request`). */
+function requestClass(prototype: object): typeof http.IncomingMessage {
+  function ExpressRequest(this: http.IncomingMessage, socket: import('node:net').Socket) {
+    (http.IncomingMessage as unknown as (socket: unknown) => void).call(this, socket);
+  }
+  ExpressRequest.prototype = prototype;
+  return ExpressRequest as unknown as typeof http.IncomingMessage;
+}
+
+/** `http.ServerResponse` whose instances have `prototype` (Express's `app.response`). */
+function responseClass(prototype: object): typeof http.ServerResponse {
+  function ExpressResponse(this: http.ServerResponse, request: http.IncomingMessage, options?: unknown) {
+    (http.ServerResponse as unknown as (request: unknown, options: unknown) => void).call(this, request, options);
+  }
+  ExpressResponse.prototype = prototype;
+  return ExpressResponse as unknown as typeof http.ServerResponse;
+}
