@@ -10,7 +10,7 @@ describe('PrototypeStableExpressAdapter', () => {
   beforeAll(async () => {
     const adapter = new PrototypeStableExpressAdapter();
     const app = adapter.getInstance();
-    // What Express's own prototype switch would see: the prototypes it is about to set.
+    // The prototypes a request and response have once Express handles them.
     app.use((request: http.IncomingMessage, response: http.ServerResponse, next: () => void) => {
       seen.push({ request: Object.getPrototypeOf(request), response: Object.getPrototypeOf(response) });
       next();
