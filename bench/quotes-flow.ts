@@ -32,6 +32,7 @@ import { appendFileSync, chmodSync, mkdtempSync, readFileSync, readdirSync, rmSy
 import http from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { ProcessRole } from '../src/infra/config';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
@@ -194,7 +195,7 @@ async function fixedRate(setup: ClientSetup, label: string, perSecond: number, s
 }
 
 async function runClient(): Promise<void> {
-  const clientLoop = process.env.BENCH_TIMING === '1' ? (await import('node:perf_hooks')).monitorEventLoopDelay({ resolution: 1 }) : null;
+  const clientLoop = process.env.BENCH_TIMING === '1' ? monitorEventLoopDelay({ resolution: 1 }) : null;
   clientLoop?.enable();
   const setup = await new Promise<ClientSetup>((resolve) => process.once('message', (message) => resolve(message as ClientSetup)));
   const phases: Array<() => Promise<PhaseResult>> = [
@@ -387,7 +388,6 @@ async function runService(): Promise<void> {
  * (how long ready work queues behind other work in this one process).
  */
 async function timeService(app: { get(token: unknown): any }): Promise<{ reset(): void; describe(): string }> {
-  const { monitorEventLoopDelay } = await import('node:perf_hooks');
   const { READ_MODEL_WAITER } = await import('../src/infra/projections/read-model-waiter');
   const waiter = app.get(READ_MODEL_WAITER);
   const original = waiter.waitFor.bind(waiter);

@@ -25,26 +25,20 @@ export class PrototypeStableExpressAdapter extends ExpressAdapter {
     }
     const app = this.getInstance();
     this.httpServer = http.createServer(
-      { IncomingMessage: requestClass(app.request), ServerResponse: responseClass(app.response) },
+      { IncomingMessage: withPrototype(http.IncomingMessage, app.request), ServerResponse: withPrototype(http.ServerResponse, app.response) },
       app,
     );
   }
 }
 
-/** `http.IncomingMessage` whose instances have `prototype` (Express's `app.request`). */
-function requestClass(prototype: object): typeof http.IncomingMessage {
-  function ExpressRequest(this: http.IncomingMessage, socket: import('node:net').Socket) {
-    (http.IncomingMessage as unknown as (socket: unknown) => void).call(this, socket);
+/**
+ * A constructor that runs `base` (Node's `IncomingMessage` or `ServerResponse`, both plain
+ * functions taking at most two arguments) on instances whose prototype is `prototype`.
+ */
+function withPrototype<T>(base: T, prototype: object): T {
+  function Constructor(this: unknown, first: unknown, second: unknown) {
+    (base as unknown as (first: unknown, second: unknown) => void).call(this, first, second);
   }
-  ExpressRequest.prototype = prototype;
-  return ExpressRequest as unknown as typeof http.IncomingMessage;
-}
-
-/** `http.ServerResponse` whose instances have `prototype` (Express's `app.response`). */
-function responseClass(prototype: object): typeof http.ServerResponse {
-  function ExpressResponse(this: http.ServerResponse, request: http.IncomingMessage, options?: unknown) {
-    (http.ServerResponse as unknown as (request: unknown, options: unknown) => void).call(this, request, options);
-  }
-  ExpressResponse.prototype = prototype;
-  return ExpressResponse as unknown as typeof http.ServerResponse;
+  Constructor.prototype = prototype;
+  return Constructor as unknown as T;
 }
