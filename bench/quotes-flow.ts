@@ -28,12 +28,13 @@ import 'reflect-metadata';
 process.env.LOG_LEVEL ??= 'warn';
 import { ChildProcess, fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import type http from 'node:http';
 import { appendFileSync, chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import http from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { ProcessRole } from '../src/infra/config';
+import { KeepAliveClient, RawResponse } from './keep-alive-client';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 48);
@@ -85,30 +86,15 @@ interface PhaseResult {
 
 // ---------------------------------------------------------------- load client (child process)
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1024 });
+/** One keep-alive client per base URL (the service's port), see bench/keep-alive-client.ts. */
+let keepAlive: { client: KeepAliveClient; basePath: string } | null = null;
 
-function call(setup: ClientSetup, method: string, path: string, body: unknown): Promise<{ status: number; json: any }> {
-  const url = new URL(setup.baseUrl + path);
-  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      {
-        host: url.hostname, port: url.port, path: url.pathname + url.search, method, agent,
-        headers: { authorization: setup.authorization, 'content-type': 'application/json', ...(payload ? { 'content-length': payload.length } : {}) },
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk) => chunks.push(chunk));
-        response.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: response.statusCode ?? 0, json: text ? JSON.parse(text) : null });
-        });
-      },
-    );
-    request.on('error', reject);
-    if (payload) request.write(payload);
-    request.end();
-  });
+function call(setup: ClientSetup, method: string, path: string, body: unknown): Promise<RawResponse> {
+  if (!keepAlive) {
+    const url = new URL(setup.baseUrl);
+    keepAlive = { client: new KeepAliveClient(url.hostname, Number(url.port), [`authorization: ${setup.authorization}`]), basePath: url.pathname };
+  }
+  return keepAlive.client.request(method, keepAlive.basePath + path, body);
 }
 
 let pairIndex = 0;
@@ -224,7 +210,7 @@ async function runClient(): Promise<void> {
     await new Promise((resolve) => process.once('message', resolve));
   }
   process.send!({ kind: 'done' });
-  agent.destroy();
+  keepAlive?.client.close();
 }
 
 // ---------------------------------------------------------------- CPU accounting (from /proc)
@@ -483,6 +469,8 @@ async function createCustomers(setup: ClientSetup, count: number): Promise<Clien
     if (external.status !== 201) throw new Error(`external account: ${external.status} ${JSON.stringify(external.json)}`);
     pairs.push({ source: usd, destination: external.json.id });
   }
+  keepAlive?.client.close();
+  keepAlive = null;
   return pairs;
 }
 
