@@ -280,6 +280,34 @@ describe('PostgresEventStore.appendToStreams (atomic multi-stream append)', () =
     expect(written.map((recorded) => recorded.metadata)).toEqual([...forExisting, ...forFresh].map((sent) => sent.metadata));
   });
 
+  it('appends with one plain statement, and asks es_append_many only when a stream is not where expected', async () => {
+    const existing = streamName();
+    await harness.store.appendToStream(existing, [event('Opened')], { expectedRevision: 'no_stream' });
+    const sent: string[] = [];
+    const original = harness.pool.query.bind(harness.pool) as (...args: unknown[]) => unknown;
+    const query = jest.spyOn(harness.pool, 'query').mockImplementation(((...args: unknown[]) => {
+      sent.push((args[0] as { name?: string }).name ?? 'unnamed');
+      return original(...args);
+    }) as never);
+    try {
+      await harness.store.appendToStreams([
+        { streamName: existing, events: [event('Held')], expectedRevision: 0 },
+        { streamName: streamName(), events: [event('Requested')], expectedRevision: 'no_stream' },
+      ]);
+      expect(sent).toEqual(['es_append_many_fast']);
+
+      sent.length = 0;
+      const failure = await harness.store
+        .appendToStreams([{ streamName: existing, events: [event('Ahead')], expectedRevision: 5 }])
+        .catch((error: unknown) => error);
+      expect(failure).toMatchObject({ name: 'ConcurrencyError', streamName: existing, expected: 5, actual: 1 });
+      expect(sent).toEqual(['es_append_many_fast', 'es_append_many']);
+    } finally {
+      query.mockRestore();
+    }
+    expect((await harness.store.readStream(existing)).map((recorded) => recorded.type)).toEqual(['Opened', 'Held']);
+  });
+
   it('writes nothing when one stream expects another revision, and names that stream', async () => {
     const first = streamName();
     const second = streamName();
