@@ -2,28 +2,10 @@ import { ClientBase, Pool } from 'pg';
 import { Position, START_POSITION } from '../event-store/event-store.port';
 
 /**
- * The body of a checkpoint move (plpgsql, on the arguments of projection_checkpoints_advance, with
- * a `moved integer` variable): moves each named checkpoint from where the caller expects it, or
- * raises 40001 when one is not there.
- */
-const MOVE_CHECKPOINTS = `  UPDATE projection_checkpoints AS checkpoint
-     SET commit_position = delta.to_commit, prepare_position = delta.to_prepare,
-         events_applied = checkpoint.events_applied + delta.applied, updated_at = now(),
-         last_error = NULL, last_error_at = NULL
-    FROM unnest(names, from_commit, from_prepare, to_commit, to_prepare, applied)
-         AS delta(name, from_commit, from_prepare, to_commit, to_prepare, applied)
-   WHERE checkpoint.name = delta.name
-     AND checkpoint.commit_position = delta.from_commit AND checkpoint.prepare_position = delta.from_prepare;
-  GET DIAGNOSTICS moved = ROW_COUNT;
-  IF moved <> cardinality(names) THEN
-    RAISE EXCEPTION 'projection checkpoints moved: % of % where expected', moved, cardinality(names)
-      USING ERRCODE = '40001';
-  END IF;`;
-
-/**
- * One row per projection and reactor. `projection_checkpoints_advance` moves checkpoints from
- * where the caller expects them to be, and raises (aborting the caller's transaction) when one
- * is not there, so a batch can send its writes and the move without waiting for a read first.
+ * One row per projection and reactor. `projection_checkpoints_lock_and_advance` takes the
+ * projections' locks and moves their checkpoints from where the caller expects them to be, and
+ * raises (aborting the caller's transaction) when one is not there, so a batch can send its
+ * writes and the move without waiting for a read first.
  * The DDL runs as one implicit transaction (a multi-statement simple query) under an advisory
  * lock, so processes booting at once do not race on the DDL.
  * `last_error` is set while a consumer is stuck on an event and cleared once it moves on, so
@@ -42,18 +24,10 @@ CREATE TABLE IF NOT EXISTS projection_checkpoints (
 );
 ALTER TABLE projection_checkpoints ADD COLUMN IF NOT EXISTS last_error text;
 ALTER TABLE projection_checkpoints ADD COLUMN IF NOT EXISTS last_error_at timestamptz;
-CREATE OR REPLACE FUNCTION projection_checkpoints_advance(
-  names text[], from_commit numeric[], from_prepare numeric[], to_commit numeric[], to_prepare numeric[], applied bigint[]
-) RETURNS void LANGUAGE plpgsql AS $advance$
-DECLARE
-  moved integer;
-BEGIN
-${MOVE_CHECKPOINTS}
-END
-$advance$;
--- The projector's common batch: its projections' locks (in key order, like every other holder of
--- them) and the checkpoint move in one statement. The move is projection_checkpoints_advance's,
--- written out: calling it from here cost about as much Postgres CPU as the UPDATE itself.
+-- The projector's batch: its projections' locks (in key order, like every other holder of them)
+-- and the checkpoint move in one statement. The move is written out here: it used to be a call to
+-- a second function (projection_checkpoints_advance, which older databases still hold), and
+-- that call cost about as much Postgres CPU as the UPDATE itself.
 CREATE OR REPLACE FUNCTION projection_checkpoints_lock_and_advance(
   lock_keys text[], names text[], from_commit numeric[], from_prepare numeric[], to_commit numeric[], to_prepare numeric[], applied bigint[]
 ) RETURNS void LANGUAGE plpgsql AS $lock_and_advance$
@@ -61,7 +35,19 @@ DECLARE
   moved integer;
 BEGIN
   PERFORM pg_advisory_xact_lock(hashtext(key)) FROM (SELECT key FROM unnest(lock_keys) AS key ORDER BY key) AS ordered;
-${MOVE_CHECKPOINTS}
+  UPDATE projection_checkpoints AS checkpoint
+     SET commit_position = delta.to_commit, prepare_position = delta.to_prepare,
+         events_applied = checkpoint.events_applied + delta.applied, updated_at = now(),
+         last_error = NULL, last_error_at = NULL
+    FROM unnest(names, from_commit, from_prepare, to_commit, to_prepare, applied)
+         AS delta(name, from_commit, from_prepare, to_commit, to_prepare, applied)
+   WHERE checkpoint.name = delta.name
+     AND checkpoint.commit_position = delta.from_commit AND checkpoint.prepare_position = delta.from_prepare;
+  GET DIAGNOSTICS moved = ROW_COUNT;
+  IF moved <> cardinality(names) THEN
+    RAISE EXCEPTION 'projection checkpoints moved: % of % where expected', moved, cardinality(names)
+      USING ERRCODE = '40001';
+  END IF;
 END
 $lock_and_advance$;
 `;
