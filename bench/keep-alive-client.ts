@@ -21,19 +21,27 @@ const HEADER_END = Buffer.from('\r\n\r\n');
  */
 export class KeepAliveClient {
   private readonly idle: Connection[] = [];
+  private readonly host: string;
+  private readonly port: number;
+  /** The base URL's path (e.g. `/2025-10-13`), put before every request's path. */
+  private readonly basePath: string;
+  /** The header lines every request carries, ready to send. */
+  private readonly fixedHead: string;
 
-  constructor(
-    private readonly host: string,
-    private readonly port: number,
-    /** Header lines sent with every request, e.g. `authorization: Basic ...` (no line breaks). */
-    private readonly fixedHeaders: string[],
-  ) {}
+  /** @param headers header lines sent with every request, e.g. `authorization: Basic ...` (no line breaks). */
+  constructor(baseUrl: string, headers: string[]) {
+    const url = new URL(baseUrl);
+    this.host = url.hostname;
+    this.port = Number(url.port);
+    this.basePath = url.pathname.replace(/\/$/, '');
+    this.fixedHead = `host: ${this.host}:${this.port}\r\n` + headers.map((line) => `${line}\r\n`).join('');
+  }
 
   request(method: string, path: string, body?: unknown): Promise<RawResponse> {
     const payload = body === undefined ? '' : JSON.stringify(body);
     const head =
-      `${method} ${path} HTTP/1.1\r\nhost: ${this.host}:${this.port}\r\n` +
-      this.fixedHeaders.map((line) => `${line}\r\n`).join('') +
+      `${method} ${this.basePath}${path} HTTP/1.1\r\n` +
+      this.fixedHead +
       (payload ? `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(payload)}\r\n` : 'content-length: 0\r\n') +
       '\r\n';
     const connection = this.idle.pop() ?? new Connection(this.host, this.port, (freed) => this.idle.push(freed), (closed) => this.forget(closed));

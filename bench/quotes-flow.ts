@@ -86,15 +86,12 @@ interface PhaseResult {
 
 // ---------------------------------------------------------------- load client (child process)
 
-/** One keep-alive client per base URL (the service's port), see bench/keep-alive-client.ts. */
-let keepAlive: { client: KeepAliveClient; basePath: string } | null = null;
+/** This process's connections to the service (bench/keep-alive-client.ts), opened on the first call. */
+let keepAlive: KeepAliveClient | null = null;
 
 function call(setup: ClientSetup, method: string, path: string, body: unknown): Promise<RawResponse> {
-  if (!keepAlive) {
-    const url = new URL(setup.baseUrl);
-    keepAlive = { client: new KeepAliveClient(url.hostname, Number(url.port), [`authorization: ${setup.authorization}`]), basePath: url.pathname };
-  }
-  return keepAlive.client.request(method, keepAlive.basePath + path, body);
+  keepAlive ??= new KeepAliveClient(setup.baseUrl, [`authorization: ${setup.authorization}`]);
+  return keepAlive.request(method, path, body);
 }
 
 let pairIndex = 0;
@@ -210,7 +207,7 @@ async function runClient(): Promise<void> {
     await new Promise((resolve) => process.once('message', resolve));
   }
   process.send!({ kind: 'done' });
-  keepAlive?.client.close();
+  keepAlive?.close();
 }
 
 // ---------------------------------------------------------------- CPU accounting (from /proc)
@@ -469,7 +466,7 @@ async function createCustomers(setup: ClientSetup, count: number): Promise<Clien
     if (external.status !== 201) throw new Error(`external account: ${external.status} ${JSON.stringify(external.json)}`);
     pairs.push({ source: usd, destination: external.json.id });
   }
-  keepAlive?.client.close();
+  keepAlive?.close();
   keepAlive = null;
   return pairs;
 }

@@ -45,7 +45,7 @@ describe('KeepAliveClient (bench:quotes load client)', () => {
   });
 
   it('sends method, path, headers and JSON body, and answers status and parsed body, reusing one connection', async () => {
-    const client = new KeepAliveClient('127.0.0.1', port, ['authorization: Basic abc']);
+    const client = new KeepAliveClient(`http://127.0.0.1:${port}`, ['authorization: Basic abc']);
     const created = await client.request('POST', '/v1/quotes', { amount: 1_000, note: 'é' });
     const read = await client.request('GET', '/v1/quotes/1');
     const empty = await client.request('POST', '/empty');
@@ -63,7 +63,7 @@ describe('KeepAliveClient (bench:quotes load client)', () => {
   });
 
   it('opens one connection per request in flight', async () => {
-    const client = new KeepAliveClient('127.0.0.1', port, []);
+    const client = new KeepAliveClient(`http://127.0.0.1:${port}`, []);
     const answers = await Promise.all([1, 2, 3].map((index) => client.request('POST', `/p${index}`, { index })));
     client.close();
 
@@ -72,7 +72,7 @@ describe('KeepAliveClient (bench:quotes load client)', () => {
   });
 
   it('fails a response it does not understand (a chunked body) instead of guessing', async () => {
-    const client = new KeepAliveClient('127.0.0.1', port, []);
+    const client = new KeepAliveClient(`http://127.0.0.1:${port}`, []);
     await expect(client.request('GET', '/chunked')).rejects.toThrow(/unexpected response head/);
     client.close();
   });
