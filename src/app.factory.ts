@@ -14,7 +14,9 @@ import { EventStore } from './infra/event-store/event-store.port';
 import { PostgresEventStore } from './infra/event-store/postgres-event-store';
 import { PrototypeStableExpressAdapter } from './infra/http/express-adapter';
 import { IDEMPOTENCY_DDL } from './infra/http/idempotency.service';
+import { installScopedInterceptorsConsumer } from './infra/http/interceptors-consumer';
 import { requestContextMiddleware } from './infra/http/request-context.middleware';
+import { logger } from './infra/logger';
 import { createPool } from './infra/postgres/pool';
 import { CHECKPOINT_DDL } from './infra/projections/checkpoints';
 import { ProjectorThread } from './infra/projections/projector-thread';
@@ -34,6 +36,9 @@ export async function createApp(config: AppConfig, options: { projectorThread?: 
     ? new EsdbEventStore(config.eventStoreConnectionString)
     : new PostgresEventStore(pool, { notify: splitDeployment(config) });
   const masterKey = resolveMasterKey(config);
+  if (!installScopedInterceptorsConsumer()) {
+    logger.warn('@nestjs/core changed InterceptorsConsumer.intercept; running Nest\'s own (see src/infra/http/interceptors-consumer.ts)');
+  }
 
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot({ config, pool, eventStore, masterKey, projectorThread: options.projectorThread }),
