@@ -42,6 +42,8 @@ const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 64);
 const RATES = (process.env.BENCH_RATES ?? '100,300').split(',').filter((rate) => rate.trim() !== '').map(Number);
 /** Child processes run TypeScript through ts-node from a checkout, or the compiled twin under dist/. */
 const TYPESCRIPT_ARGS = __filename.endsWith('.ts') ? ['-r', 'ts-node/register/transpile-only'] : [];
+/** The heap flags this process was started with (`npm run bench:quotes` gives those of `npm start`). */
+const HEAP_FLAGS = process.execArgv.filter((flag) => /^--(max-semi-space-size|heap-growing-percent)=/.test(flag));
 /**
  * BENCH_TOPOLOGY: where the roles run. `thread` (default): as `npm start`, all in this process,
  * the projector in a worker thread. `one`: all on this process's main thread
@@ -308,7 +310,7 @@ async function runService(): Promise<void> {
     };
     setup.pairs = await createCustomers(setup, CUSTOMERS);
     report(
-      `- ${TOPOLOGY.description}; ${CUSTOMERS} customers ` +
+      `- ${TOPOLOGY.description}, node ${HEAP_FLAGS.length > 0 ? HEAP_FLAGS.join(' ') : 'with V8\'s default heap sizes'}; ${CUSTOMERS} customers ` +
         `(one funded USD account and one external account each); settlement delay ${config.sandbox.settlementDelayMs} ms; load average at start ${loadAtStart}`,
     );
 
@@ -471,9 +473,9 @@ async function createCustomers(setup: ClientSetup, count: number): Promise<Clien
   return pairs;
 }
 
-/** `src/main.ts <roles>` in its own process, ready when it says so. */
+/** `src/main.ts <roles>` in its own process, with this process's heap flags, ready when it says so. */
 async function startBackgroundRoles(roles: ProcessRole[], env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...TYPESCRIPT_ARGS, join(__dirname, '..', 'src', `main${extname(__filename)}`), ...roles], {
+  const child = spawn(process.execPath, [...HEAP_FLAGS, ...TYPESCRIPT_ARGS, join(__dirname, '..', 'src', `main${extname(__filename)}`), ...roles], {
     cwd: REPOSITORY_ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
