@@ -21,5 +21,6 @@ USER node
 EXPOSE 8080
 # A larger young generation: fewer scavenges and less promoted garbage under load; an old-generation
 # limit four times the live heap: a mark-compact about once a minute at 100 quote flows/s instead of
-# every 7-10 s, whose pauses made the slow flows (bench/RESULTS.md). The same flags as `npm start`.
+# every 7-10 s, whose pauses made the slow flows (bench/RESULTS.md). Keep equal to package.json's
+# config.node_flags, which `npm start` and its variants use.
 ENTRYPOINT ["node", "--max-semi-space-size=64", "--heap-growing-percent=300", "dist/src/main.js"]
