@@ -39,7 +39,7 @@ export const internalAccountsProjection: Projection = {
   async apply(event, tx) {
     if (event.type === WALLET_PRIVACY_UPDATED) {
       const data = event.data as { platformId: string; accountId: string; privateEnabled: boolean };
-      await tx.query(`UPDATE ${tx.table('internal_accounts')} SET private_enabled = $3 WHERE platform_id = $1 AND account_id = $2`, [
+      tx.execute(`UPDATE ${tx.table('internal_accounts')} SET private_enabled = $3 WHERE platform_id = $1 AND account_id = $2`, [
         data.platformId,
         data.accountId,
         data.privateEnabled,
@@ -49,7 +49,7 @@ export const internalAccountsProjection: Projection = {
     const typed = { type: event.type, data: event.data } as unknown as InternalAccountEvent;
     if (typed.type === 'InternalAccountOpened') {
       const data = typed.data;
-      await tx.query(
+      tx.execute(
         `INSERT INTO ${tx.table('internal_accounts')}
            (platform_id, account_id, customer_id, account_type, currency, available_minor, held_minor, private_enabled, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, 0, 0, $7, $6, $6) ON CONFLICT (platform_id, account_id) DO NOTHING`,
@@ -58,7 +58,7 @@ export const internalAccountsProjection: Projection = {
       return;
     }
     if (typed.type === 'HoldVoided') return;
-    await tx.query(
+    tx.execute(
       `UPDATE ${tx.table('internal_accounts')} SET available_minor = $3, held_minor = $4, updated_at = $5
         WHERE platform_id = $1 AND account_id = $2`,
       [typed.data.platformId, typed.data.accountId, typed.data.available, typed.data.held, movementTime(typed)],
