@@ -47,8 +47,9 @@ describe('ProjectionRunner', () => {
     reactors: Reactor[] = [],
     batchSize?: number,
     pollIntervalMs = 10,
+    events = new EventStoreService(store),
   ): Promise<ProjectionRunner> {
-    const runner = new ProjectionRunner(pool, new EventStoreService(store), projections, reactors, {
+    const runner = new ProjectionRunner(pool, events, projections, reactors, {
       batchSize,
       pollIntervalMs,
       retryDelayMs: 20,
@@ -320,5 +321,95 @@ describe('ProjectionRunner', () => {
     expect(runner.progress()).toEqual(later[0].position);
     expect(await kindsIn('lines')).toEqual(['a', 'b']);
     expect(reactions).toEqual(['a', 'b']);
+  });
+
+  /** A projection of `LineAdded` into `gated_lines` whose `apply` of kind 'slow' waits for `gate`. */
+  function gatedProjection(state: { gate: Promise<void> | null; projecting: boolean; applied: string[] }): Projection {
+    return {
+      ...lineProjection('gated-lines', null),
+      async apply(event, tx) {
+        state.projecting = true;
+        if (event.data.kind === 'slow') await state.gate;
+        state.applied.push(String(event.data.kind));
+        tx.execute(`INSERT INTO gated_lines (event_id, platform_id, kind, position) VALUES ($1, $2, $3, $4)`, [
+          event.id,
+          event.data.platformId,
+          event.data.kind,
+          event.position.prepare.toString(),
+        ]);
+      },
+    };
+  }
+
+  const lineAdded = (kind: string): NewEvent => ({
+    id: randomUUID(),
+    type: 'LineAdded',
+    data: { kind, platformId: 'Platform:spec' },
+    metadata: { correlationId: randomUUID(), causationId: randomUUID(), platformId: 'Platform:spec', actor: 'test' },
+  });
+
+  // The poll is a minute in the two tests below: what they see read, an append woke.
+  const MINUTE_POLL = 60_000;
+
+  it('caught up, reads the log once per in-process append: not again after each batch', async () => {
+    const service = new EventStoreService(store);
+    const state = { gate: null, projecting: false, applied: [] as string[] };
+    const append = async (kind: string) =>
+      (await service.append(`line-${randomUUID()}`, [{ type: 'LineAdded', data: { kind, platformId: 'Platform:spec' } }], 'no_stream')).position;
+    const runner = await startRunner([gatedProjection(state)], [], undefined, MINUTE_POLL, service);
+    await expect(runner.waitForPosition(await append('first'), 5000)).resolves.toBe(true);
+
+    // From the moment a batch is being applied until the next append, the log is not read: the
+    // read after the batch would come back empty (it used to be made after every batch).
+    const reads = jest.spyOn(store, 'readAll');
+    let readsWhileQuiet = 0;
+    reads.mockImplementation(function (this: PostgresEventStore, ...args) {
+      if (state.projecting) readsWhileQuiet++;
+      return PostgresEventStore.prototype.readAll.apply(this, args);
+    });
+    for (let index = 0; index < 5; index++) {
+      state.projecting = false;
+      const position = await append(`quiet-${index}`);
+      await expect(runner.waitForPosition(position, 5000)).resolves.toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+    const readCount = reads.mock.calls.length;
+    reads.mockRestore();
+    expect(readsWhileQuiet).toBe(0);
+    expect(readCount).toBeGreaterThanOrEqual(5);
+    expect(state.applied).toEqual(['first', 'quiet-0', 'quiet-1', 'quiet-2', 'quiet-3', 'quiet-4']);
+    expect(await kindsIn('gated_lines')).toEqual(state.applied);
+  });
+
+  it('reads at once after a batch an append announced elsewhere (NOTIFY) while the batch was applied', async () => {
+    const listening = new PostgresEventStore(pool, { notify: true });
+    const elsewhere = new PostgresEventStore(pool, { notify: true });
+    try {
+      const state = { gate: null as Promise<void> | null, projecting: false, applied: [] as string[] };
+      let release!: () => void;
+      state.gate = new Promise((resolve) => (release = resolve));
+      const runner = await startRunner([gatedProjection(state)], [], undefined, MINUTE_POLL, new EventStoreService(listening));
+      const appendElsewhere = async (kind: string) =>
+        (await elsewhere.appendToStream(`line-${randomUUID()}`, [lineAdded(kind)], { expectedRevision: 'no_stream' })).position;
+
+      // The NOTIFY wakes the projector; it holds the batch of 'slow' open.
+      await appendElsewhere('slow');
+      await eventually(async () => (state.projecting ? true : null), 10_000);
+      let heard = 0;
+      const stopHearing = listening.onAppendedElsewhere(() => heard++);
+      const during = await appendElsewhere('during');
+      await eventually(async () => (heard > 0 ? true : null), 10_000);
+      stopHearing();
+      release();
+      // Not in the batch's read, and no position known in this process: only the wake-up heard
+      // while the batch was applied says to read again.
+      await expect(runner.waitForPosition(during, 5000)).resolves.toBe(true);
+      expect(state.applied).toEqual(['slow', 'during']);
+      expect(await kindsIn('gated_lines')).toEqual(['slow', 'during']);
+    } finally {
+      await Promise.all(runners.splice(0).map((runner) => runner.stop()));
+      await listening.close();
+      await elsewhere.close();
+    }
   });
 });

@@ -66,6 +66,8 @@ interface SharedRead {
   events: Promise<RecordedEvent[]>;
   /** The reactor wake-up count when the read started. */
   wakes: number;
+  /** The projector wake-up count when the read started. */
+  projectorWakes: number;
 }
 
 /** A projection's place in the runner. */
@@ -117,6 +119,8 @@ export class ProjectionRunner {
    * read it used started: a wake-up since means an append the read may have missed.
    */
   private reactorWakes = 0;
+  /** How many projector wake-ups there have been (see `reactorWakes`). */
+  private projectorWakes = 0;
   private unsubscribe: (() => void) | null = null;
   private states: ProjectionState[] = [];
   /** The pipelined connection projection batches write through. */
@@ -235,6 +239,7 @@ export class ProjectionRunner {
 
   /** An in-process append: the projector now, the reactors once the coalescing window ends. */
   private onAppended(): void {
+    this.projectorWakes++;
     wake(this.projectorListeners);
     if (this.reactorWakeCoalesceMs <= 0) {
       this.wakeReactors();
@@ -251,6 +256,7 @@ export class ProjectionRunner {
   }
 
   private wakeAll(): void {
+    this.projectorWakes++;
     wake(this.projectorListeners);
     wake(this.reactorListeners);
   }
@@ -361,8 +367,19 @@ export class ProjectionRunner {
         // Caught up, the projector wakes on each append (reactors only once per coalescing
         // window) and shares a read in flight from its position, if any. Behind, it reads full
         // batches and the next one ahead.
-        const read: Promise<RecordedEvent[]> =
-          prefetched ?? (behind ? this.events.store.readAll({ from, limit: this.batchSize }) : this.sharedReadAll(from, this.reactorBatchSize).events);
+        // The projector wake-up count when this read started (null for a read started ahead).
+        let readWakes: number | null = null;
+        let read: Promise<RecordedEvent[]>;
+        if (prefetched) {
+          read = prefetched;
+        } else if (behind) {
+          readWakes = this.projectorWakes;
+          read = this.events.store.readAll({ from, limit: this.batchSize });
+        } else {
+          const shared = this.sharedReadAll(from, this.reactorBatchSize);
+          readWakes = shared.projectorWakes;
+          read = shared.events;
+        }
         const batch: RecordedEvent[] = await read;
         this.rememberRead(from, batch);
         prefetched = null;
@@ -409,6 +426,12 @@ export class ProjectionRunner {
         committed = last;
         this.advanceProgress(from);
         failures = 0;
+        // Caught up (the read was not full), with no append since it started that it may have
+        // missed: the read after it would come back empty, so wait for the next wake-up (or the
+        // poll) now. An append known to be past `from` is read at once, as after an empty read.
+        if (!behind && readWakes === this.projectorWakes && this.nextDelay(from) === this.pollIntervalMs) {
+          await this.idle(Math.min(this.pollIntervalMs, this.untilNextRetryMs()));
+        }
       } catch (error) {
         await land().catch(() => false);
         for (const state of this.states) state.stored = null;
@@ -641,7 +664,7 @@ export class ProjectionRunner {
     let read = this.reactorReads.get(key);
     if (!read) {
       const events = this.events.store.readAll({ from, limit }).finally(() => this.reactorReads.delete(key));
-      read = { events, wakes: this.reactorWakes };
+      read = { events, wakes: this.reactorWakes, projectorWakes: this.projectorWakes };
       this.reactorReads.set(key, read);
     }
     return read;
@@ -680,7 +703,7 @@ export class ProjectionRunner {
         if (comparePositions(events[middle].position, from) > 0) high = middle;
         else low = middle + 1;
       }
-      return { events: Promise.resolve(events.slice(low, low + this.reactorBatchSize)), wakes: this.reactorWakes };
+      return { events: Promise.resolve(events.slice(low, low + this.reactorBatchSize)), wakes: this.reactorWakes, projectorWakes: this.projectorWakes };
     }
     return this.sharedReadAll(from, this.reactorBatchSize);
   }
