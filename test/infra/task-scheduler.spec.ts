@@ -1,3 +1,4 @@
+import { Socket } from 'node:net';
 import { QueueService } from '../../src/infra/queue/queue.service';
 import { TaskPayload, TaskScheduler } from '../../src/infra/queue/task-scheduler';
 import { currentContext } from '../../src/infra/request-context';
@@ -55,6 +56,26 @@ describe('TaskScheduler on real Redis', () => {
     await eventually(async () => attempts >= 3, 10_000);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(attempts).toBe(3);
+  });
+
+  it('cancels the tasks of one turn in one write to Redis, and each is gone', async () => {
+    const keys = ['Quote:a:expire', 'Quote:b:expire', 'Quote:c:expire'];
+    for (const key of keys) await scheduler.schedule('expire', key, 60_000, payload(key));
+    const queue = queues.queue('tasks');
+    expect(await queue.getDelayedCount()).toBe(3);
+    const socket = (queues.redis() as unknown as { stream: Socket }).stream;
+    const write = jest.spyOn(Socket.prototype, '_write' as never);
+    const writev = jest.spyOn(Socket.prototype, '_writev' as never);
+    let writes: number;
+    try {
+      await Promise.all(keys.map((key) => scheduler.cancel('expire', key)));
+      writes = [...write.mock.contexts, ...writev.mock.contexts].filter((context) => context === socket).length;
+    } finally {
+      write.mockRestore();
+      writev.mockRestore();
+    }
+    expect(writes).toBe(1);
+    expect(await queue.getDelayedCount()).toBe(0);
   });
 
   it('refuses to register a task name twice', () => {
