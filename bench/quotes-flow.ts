@@ -13,7 +13,11 @@
  *   1. throughput: a closed loop of BENCH_CONCURRENCY flows in flight (default 48) for
  *      BENCH_SECONDS (default 20): flows/s, with the flow latency;
  *   2. fixed rate: flows started every 1/rate s (open loop: latency from the scheduled start, so
- *      a stall is not hidden) at 100/s and at 300/s: p50, p99, max, achieved rate.
+ *      a stall is not hidden) at 100/s and at 300/s, for BENCH_FIXED_SECONDS each (default
+ *      BENCH_SECONDS if set, else 60): p50, p99, max, achieved rate. A minute because the slow
+ *      flows come in clusters, one per mark-compact (about one per thread per minute at 100/s,
+ *      and the first early in the phase, from the garbage of the phase before): over 20 s, the
+ *      p99 is the 20th slowest of 2,000 flows, so one cluster more or less decides it.
  * Each phase also reports the CPU it cost per flow in every process (service, Postgres, Redis,
  * load client), which a busy shared machine does not distort. A phase ends a settlement delay
  * (plus a second) after its last flow: its CPU includes its own settlements, and the next phase
@@ -37,6 +41,7 @@ import type { ProcessRole } from '../src/infra/config';
 import { KeepAliveClient, RawResponse } from './keep-alive-client';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const FIXED_SECONDS = Number(process.env.BENCH_FIXED_SECONDS ?? process.env.BENCH_SECONDS ?? 60);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 48);
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 64);
 const RATES = (process.env.BENCH_RATES ?? '100,300').split(',').filter((rate) => rate.trim() !== '').map(Number);
@@ -187,7 +192,7 @@ async function runClient(): Promise<void> {
     () => closedLoop(setup, 'warm-up', 16, 5),
     // BENCH_CONCURRENCY=0: the fixed rates only (diagnosis).
     ...(CONCURRENCY > 0 ? [() => closedLoop(setup, `throughput (closed loop, ${CONCURRENCY} in flight)`, CONCURRENCY, SECONDS)] : []),
-    ...RATES.map((rate) => () => fixedRate(setup, `fixed rate ${rate} flows/s`, rate, SECONDS)),
+    ...RATES.map((rate) => () => fixedRate(setup, `fixed rate ${rate} flows/s`, rate, FIXED_SECONDS)),
   ];
   for (const phase of phases) {
     process.send!({ kind: 'phase-start' });
