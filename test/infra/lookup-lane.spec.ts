@@ -2,6 +2,7 @@ import { Socket } from 'node:net';
 import { Pool } from 'pg';
 import { ConnectionKeepingPool, createPool, lookup } from '../../src/infra/postgres/pool';
 import { FreshDatabase, freshDatabase } from '../support/database';
+import { countSocketWrites } from '../support/socket-writes';
 
 /** ConnectionKeepingPool.lookup: quick reads pipelined on one shared connection (src/infra/postgres/pool.ts). */
 describe('lookups through the pool lane, on real Postgres', () => {
@@ -41,21 +42,9 @@ describe('lookups through the pool lane, on real Postgres', () => {
   it('sends the lookups issued in one turn in one socket write', async () => {
     await Promise.all(['a', 'b', 'c'].map(byId)); // the lane is open, the statement prepared
     const lane = await (pool as unknown as { lane: Promise<{ connection: { stream: Socket } }> }).lane;
-    const socket = lane.connection.stream;
-    const writes: number[] = [];
-    const write = jest.spyOn(Socket.prototype, '_write' as never).mockName('_write');
-    const writev = jest.spyOn(Socket.prototype, '_writev' as never).mockName('_writev');
-    try {
-      const answers = await Promise.all(['a', 'b', 'c'].map(byId));
-      expect(answers.map((answer) => answer.rows[0].amount)).toEqual(['1', '2', '3']);
-      for (const spy of [write, writev]) {
-        for (const [index, context] of spy.mock.contexts.entries()) if (context === socket) writes.push(index);
-      }
-    } finally {
-      write.mockRestore();
-      writev.mockRestore();
-    }
-    expect(writes).toHaveLength(1);
+    const { result: answers, writes } = await countSocketWrites(lane.connection.stream, () => Promise.all(['a', 'b', 'c'].map(byId)));
+    expect(answers.map((answer) => answer.rows[0].amount)).toEqual(['1', '2', '3']);
+    expect(writes).toBe(1);
   });
 
   it('fails a refused lookup alone: the ones sent with it, before and after, still answer', async () => {

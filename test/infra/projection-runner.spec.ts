@@ -66,6 +66,13 @@ describe('ProjectionRunner', () => {
     runners.splice(runners.indexOf(runner), 1);
   }
 
+  const lineAdded = (kind: string): NewEvent => ({
+    id: randomUUID(),
+    type: 'LineAdded',
+    data: { kind, platformId: 'Platform:spec' },
+    metadata: { correlationId: randomUUID(), causationId: randomUUID(), platformId: 'Platform:spec', actor: 'test' },
+  });
+
   /**
    * Appends one event per stream, in order, and answers them as recorded once $all readers see
    * them (transactions of other test files on the same server can hide them for a moment).
@@ -73,12 +80,7 @@ describe('ProjectionRunner', () => {
   async function appendEvents(kinds: string[]): Promise<RecordedEvent[]> {
     const ids: string[] = [];
     for (const kind of kinds) {
-      const event: NewEvent = {
-        id: randomUUID(),
-        type: 'LineAdded',
-        data: { kind, platformId: 'Platform:spec' },
-        metadata: { correlationId: randomUUID(), causationId: randomUUID(), platformId: 'Platform:spec', actor: 'test' },
-      };
+      const event = lineAdded(kind);
       ids.push(event.id);
       await store.appendToStream(`line-${randomUUID()}`, [event], { expectedRevision: 'no_stream' });
     }
@@ -323,30 +325,19 @@ describe('ProjectionRunner', () => {
     expect(reactions).toEqual(['a', 'b']);
   });
 
-  /** A projection of `LineAdded` into `gated_lines` whose `apply` of kind 'slow' waits for `gate`. */
+  /** `lineProjection` into `gated_lines`, whose `apply` of kind 'slow' waits for `gate`. */
   function gatedProjection(state: { gate: Promise<void> | null; projecting: boolean; applied: string[] }): Projection {
+    const lines = lineProjection('gated-lines', null);
     return {
-      ...lineProjection('gated-lines', null),
+      ...lines,
       async apply(event, tx) {
         state.projecting = true;
         if (event.data.kind === 'slow') await state.gate;
         state.applied.push(String(event.data.kind));
-        tx.execute(`INSERT INTO gated_lines (event_id, platform_id, kind, position) VALUES ($1, $2, $3, $4)`, [
-          event.id,
-          event.data.platformId,
-          event.data.kind,
-          event.position.prepare.toString(),
-        ]);
+        await lines.apply(event, tx);
       },
     };
   }
-
-  const lineAdded = (kind: string): NewEvent => ({
-    id: randomUUID(),
-    type: 'LineAdded',
-    data: { kind, platformId: 'Platform:spec' },
-    metadata: { correlationId: randomUUID(), causationId: randomUUID(), platformId: 'Platform:spec', actor: 'test' },
-  });
 
   // The poll is a minute in the two tests below: what they see read, an append woke.
   const MINUTE_POLL = 60_000;

@@ -3,6 +3,7 @@ import { QueueService } from '../../src/infra/queue/queue.service';
 import { TaskPayload, TaskScheduler } from '../../src/infra/queue/task-scheduler';
 import { currentContext } from '../../src/infra/request-context';
 import { freshRedisPrefix, testRedisUrl } from '../support/database';
+import { countSocketWrites } from '../support/socket-writes';
 import { eventually } from '../support/test-app';
 
 describe('TaskScheduler on real Redis', () => {
@@ -64,16 +65,7 @@ describe('TaskScheduler on real Redis', () => {
     const queue = queues.queue('tasks');
     expect(await queue.getDelayedCount()).toBe(3);
     const socket = (queues.redis() as unknown as { stream: Socket }).stream;
-    const write = jest.spyOn(Socket.prototype, '_write' as never);
-    const writev = jest.spyOn(Socket.prototype, '_writev' as never);
-    let writes: number;
-    try {
-      await Promise.all(keys.map((key) => scheduler.cancel('expire', key)));
-      writes = [...write.mock.contexts, ...writev.mock.contexts].filter((context) => context === socket).length;
-    } finally {
-      write.mockRestore();
-      writev.mockRestore();
-    }
+    const { writes } = await countSocketWrites(socket, () => Promise.all(keys.map((key) => scheduler.cancel('expire', key))));
     expect(writes).toBe(1);
     expect(await queue.getDelayedCount()).toBe(0);
   });

@@ -294,8 +294,13 @@ export class ProjectionRunner {
    * transaction still holds back the snapshot xmin), retry quickly instead of a full poll.
    */
   private nextDelay(from: Position): number {
+    return this.appendedPast(from) ? 2 : this.pollIntervalMs;
+  }
+
+  /** Whether this process knows of an append past `from`. */
+  private appendedPast(from: Position): boolean {
     const latest = this.events.latestAppendedPosition();
-    return latest && comparePositions(latest, from) > 0 ? 2 : this.pollIntervalMs;
+    return latest !== null && comparePositions(latest, from) > 0;
   }
 
   private retryDelay(attempts: number): number {
@@ -430,7 +435,7 @@ export class ProjectionRunner {
         // Caught up (the read was not full), with no append since it started that it may have
         // missed: the read after it would come back empty, so wait for the next wake-up (or the
         // poll) now. An append known to be past `from` is read at once, as after an empty read.
-        if (!behind && readWakes === this.projectorWakes && this.nextDelay(from) === this.pollIntervalMs) {
+        if (!behind && readWakes === this.projectorWakes && !this.appendedPast(from)) {
           await this.idle(Math.min(this.pollIntervalMs, this.untilNextRetryMs()));
         }
       } catch (error) {
