@@ -9,6 +9,7 @@ module.exports = {
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] },
   globalSetup: '<rootDir>/test/support/global-setup.js',
   globalTeardown: '<rootDir>/test/support/global-teardown.js',
+  setupFilesAfterEnv: ['<rootDir>/test/support/contract-setup.ts'],
   testTimeout: 30000,
   maxWorkers: 2,
 };

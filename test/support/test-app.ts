@@ -9,6 +9,8 @@ import { API_VERSION, createApp } from '../../src/app.factory';
 import { AppConfig, ProcessRole, loadConfig } from '../../src/infra/config';
 import { PlatformsService } from '../../src/platforms/platforms.service';
 import { PlatformConfig } from '../../src/platforms/domain/platform/platform.events';
+import { addContract, checkAnswer, hasContract } from './contract-check';
+import { contractFor } from './openapi-contract';
 import { FreshDatabase, freshDatabase, freshRedisPrefix, testRedisUrl } from './database';
 
 /**
@@ -88,6 +90,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const origin = `http://127.0.0.1:${port}`;
   const baseUrl = `${origin}/${API_VERSION}`;
 
+  await checkAnswersAgainstOwnDocument(baseUrl);
+
   const platforms = app.get(PlatformsService);
   const createPlatform = async (platformConfig?: Partial<PlatformConfig>): Promise<TestPlatform> => {
     const created = await platforms.createPlatform({ config: platformConfig });
@@ -118,8 +122,20 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
 
 /** A supertest client for the versioned API with the given Basic credentials. */
 export function platformClient(baseUrl: string, clientId: string, clientSecret: string): PlatformClient {
-  const agent = request(baseUrl);
-  const bind = (method: Method) => (path: string) => agent[method](path).auth(clientId, clientSecret);
+  return checkedClient(baseUrl, (test) => test.auth(clientId, clientSecret));
+}
+
+/**
+ * A client without credentials (refusals, `/health` on the origin): its answers are checked
+ * against the contracts like a platform client's.
+ */
+export function anonymousClient(url: string): PlatformClient {
+  return checkedClient(url, (test) => test);
+}
+
+function checkedClient(url: string, prepare: (test: request.Test) => request.Test): PlatformClient {
+  const agent = request(url);
+  const bind = (method: Method) => (path: string) => prepare(agent[method](path)).expect((response) => checkAnswer(method, path, response));
   return { get: bind('get'), post: bind('post'), patch: bind('patch'), put: bind('put'), delete: bind('delete') };
 }
 
@@ -139,4 +155,12 @@ export async function eventually<T>(probe: () => Promise<T | null | undefined | 
     }
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
+}
+
+/** From the first app a test file starts on, answers are checked against the service's own document too. */
+async function checkAnswersAgainstOwnDocument(baseUrl: string): Promise<void> {
+  if (hasContract('own')) return;
+  const response = await request(baseUrl).get('/openapi.json');
+  if (response.status !== 200) throw new Error(`GET /openapi.json answered ${response.status}`);
+  addContract(contractFor('own', response.body));
 }

@@ -1,6 +1,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifyWebhookSignature } from '../../src/webhooks/verify-signature';
+import { checkWebhook } from './contract-check';
 import { PlatformClient, eventually } from './test-app';
 
 /** One request the receiver got, with its signature checked against the published key. */
@@ -108,6 +109,7 @@ export class WebhookReceiver {
         signatureValid: this.publicKeyPem ? verifyWebhookSignature(rawBody, request.headers['x-service-signature'], this.publicKeyPem) : null,
         index: this.received.length,
       };
+      if (body.type !== '') checkWebhook(body);
       this.received.push(entry);
       this.inFlight++;
       this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);

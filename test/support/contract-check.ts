@@ -1,0 +1,66 @@
+import { appendFileSync } from 'node:fs';
+import type { Response } from 'supertest';
+import { ContractDocument, referenceContract } from './openapi-contract';
+
+/**
+ * Every e2e answer and webhook is checked against the contracts: the production contract
+ * (when `../shared/reference/openapi.yaml` is present) and the service's own document once a
+ * suite has read it. Problems are collected here and fail the test that caused them
+ * (test/support/contract-setup.ts); with CONTRACT_REPORT=<file> they are appended to the file
+ * instead, to survey drift without stopping the suite.
+ */
+const problems: string[] = [];
+const extraContracts: ContractDocument[] = [];
+
+export function addContract(contract: ContractDocument): void {
+  if (!extraContracts.some((known) => known.name === contract.name)) extraContracts.push(contract);
+}
+
+export function hasContract(name: string): boolean {
+  return extraContracts.some((known) => known.name === name);
+}
+
+function contracts(): ContractDocument[] {
+  const reference = referenceContract();
+  return reference ? [reference, ...extraContracts] : extraContracts;
+}
+
+/**
+ * Answers SPEC.md requires where the reference declares no such status for the operation: SPEC.md
+ * wins over the reference (../shared/reference/README.md), so these are not contract breaks.
+ */
+const SPEC_OVER_REFERENCE: Array<{ operation: string; status: number; code: string; why: string }> = [
+  { operation: 'POST /quotes', status: 409, code: 'SCA_SESSION_REQUIRED', why: 'SPEC.md Authentication 7: no live SCA login is 409 (immediatelyExecute runs the execute)' },
+];
+
+export function checkAnswer(method: string, path: string, response: Pick<Response, 'status' | 'body' | 'text'>): void {
+  const body = response.text === '' ? undefined : response.body;
+  for (const contract of contracts()) {
+    if (contract.name === 'reference' && specOverReference(contract, method, path, response.status, body)) continue;
+    record(contract.checkResponse(method, path, response.status, body).map((line) => `[${contract.name}] ${line}`));
+  }
+}
+
+function specOverReference(contract: ContractDocument, method: string, path: string, status: number, body: unknown): boolean {
+  const operation = contract.operationFor(method, path);
+  const code = (body as { code?: unknown } | undefined)?.code;
+  return SPEC_OVER_REFERENCE.some((allowed) => allowed.operation === operation && allowed.status === status && allowed.code === code);
+}
+
+export function checkWebhook(body: unknown): void {
+  for (const contract of contracts()) record(contract.checkWebhook(body).map((line) => `[${contract.name}] ${line}`));
+}
+
+function record(found: string[]): void {
+  if (found.length === 0) return;
+  if (process.env.CONTRACT_REPORT) {
+    appendFileSync(process.env.CONTRACT_REPORT, `${found.map((line) => `${expect.getState().currentTestName ?? ''}\t${line}`).join('\n')}\n`);
+    return;
+  }
+  problems.push(...found);
+}
+
+/** The problems recorded since the last call (the setup file fails the test with them). */
+export function takeContractProblems(): string[] {
+  return problems.splice(0, problems.length);
+}
