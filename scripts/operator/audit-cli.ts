@@ -3,6 +3,7 @@ import { AuditResourceLocators } from '../../src/audit/audit-locators';
 import { AuditService } from '../../src/audit/audit.service';
 import { customerAuditLocator } from '../../src/customers/queries/customer-audit-locator';
 import { CliOutput, OperatorDatabase, OperatorError, openOperatorDatabase } from './database';
+import { omitNulls } from '../../src/infra/http/wire-json';
 
 export const AUDIT_USAGE = `Usage:
   npm run audit -- <resourceId> [--limit <1..100>] [--cursor <cursor>] [--all] [--platform <platformId>]
@@ -38,10 +39,11 @@ export async function runAuditCli(argv: string[], output: CliOutput): Promise<nu
     const limit = parsed.all ? Number.MAX_SAFE_INTEGER : query.limit;
     const page = await audit.history(query.resourceId, parsed.platformId, query.fromRevision, limit);
     if (!page) {
-      writeError(output, 404, 'NOT_FOUND', `No history for ${query.resourceId}`);
+      writeError(output, 404, 'REFERENCE_NOT_FOUND', `No history for ${query.resourceId}`);
       return 1;
     }
-    output.stdout.write(`${JSON.stringify(page, null, 2)}\n`);
+    // The page as GET /audit/events writes it (src/infra/http/wire-json.ts: null fields left out).
+    output.stdout.write(`${JSON.stringify(page, omitNulls, 2)}\n`);
     return 0;
   } finally {
     await database.close();

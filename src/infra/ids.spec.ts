@@ -1,4 +1,4 @@
-import { newId, parseId, uuidv7From, uuidv7Millis } from './ids';
+import { idConstraint, newId, parseId, uuidv7From, uuidv7Millis } from './ids';
 
 const V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -28,5 +28,13 @@ describe('ids', () => {
     expect(uuidv7Millis('6f1c0e4a-2b7d-5c1e-9a3f-5d8b7c6e4a21')).toBeNull();
     expect(uuidv7Millis('Quote:not-a-uuid')).toBeNull();
     expect(uuidv7Millis(`Customer:${uuidv7From('x', 1_700_000_000_000)}`)).toBe(1_700_000_000_000);
+  });
+
+  it('hints an id field with a named format, or the pattern several id types share', () => {
+    expect(idConstraint('Customer')).toEqual({ format: 'Customer-id' });
+    const either = idConstraint('ExternalAccount', 'InternalAccount');
+    expect(either).toEqual({ pattern: '^(ExternalAccount|InternalAccount):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' });
+    const pattern = new RegExp((either as { pattern: string }).pattern);
+    expect([newId('InternalAccount'), newId('ExternalAccount'), newId('Customer'), 'InternalAccount:nope'].map((id) => pattern.test(id))).toEqual([true, true, false, false]);
   });
 });

@@ -126,6 +126,15 @@ export function parseId(prefix: IdPrefix, id: unknown): string | null {
   return isUuid(uuid) ? uuid : null;
 }
 
+/**
+ * The field-error hint (FieldConstraint) for an id field: the named format `Customer-id`, or,
+ * when several id types are accepted, the pattern they share.
+ */
+export function idConstraint(...prefixes: [IdPrefix, ...IdPrefix[]]): { format: string } | { pattern: string } {
+  if (prefixes.length === 1) return { format: `${prefixes[0]}-id` };
+  return { pattern: `^(${prefixes.join('|')}):${UUID_PATTERN.source.slice(1)}` };
+}
+
 /** `Quote:<uuid>` -> `quote-<uuid>`. Category is the prefix with a lowercase first letter. */
 export function streamNameFor(id: string): string {
   const colon = id.indexOf(':');

@@ -21,17 +21,21 @@ export interface FieldError {
   message: string;
 }
 
-export type FieldConstraint =
-  | 'REQUIRED'
-  | 'TYPE'
-  | 'FORMAT'
-  | 'ENUM'
-  | 'MIN'
-  | 'MAX'
-  | 'MIN_LENGTH'
-  | 'MAX_LENGTH'
-  | 'PATTERN'
-  | 'UNKNOWN_FIELD';
+/**
+ * What the field must satisfy, as the production contract's validator hint: clients drive form
+ * UI (input types, dropdowns, length limits) and pre-validation from it, so it carries the
+ * allowed values or limits rather than a category name. Members are optional and additive; `{}`
+ * when no hint applies (missing or unknown field, wrong JSON type, number out of range).
+ */
+export interface FieldConstraint {
+  /** A named format: `email`, `date`, `date-time`, `uuid`, `iso3166-1-alpha-2`, or a slug of ours such as `iban`. */
+  format?: string;
+  /** JavaScript regex source the value must match. */
+  pattern?: string;
+  enum?: readonly string[];
+  minLength?: number;
+  maxLength?: number;
+}
 
 /** 400 INVALID_INPUT listing every bad field. */
 export class ValidationError extends DomainError {

@@ -2,7 +2,7 @@
  * Every error code the service emits, with its HTTP status (SPEC.md "Errors" plus the codes
  * DECISIONS.md section 1 adds). A code missing here is a bug: the filter answers 500 for it.
  */
-const CODES_BY_STATUS: Record<number, string[]> = {
+export const CODES_BY_STATUS: Record<number, string[]> = {
   400: [
     'INVALID_INPUT', 'END_USER_TERMS_VERSION_NOT_FOUND', 'MISSING_MANDATORY_USER_INFO',
     'INVITATION_ALREADY_CLAIMED', 'INVITATIONS_NOT_CONFIGURED', 'INVALID_UMA_ADDRESS',

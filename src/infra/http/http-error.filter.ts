@@ -6,6 +6,7 @@ import { logger } from '../logger';
 import { statusForCode } from './error-catalogue';
 import { ApiError, IdempotentReplay } from './api-error';
 import { IdempotencyHandle, IdempotencyService } from './idempotency.service';
+import { toWireJson } from './wire-json';
 
 interface ErrorBody {
   status: number;
@@ -38,7 +39,7 @@ export class HttpErrorFilter implements ExceptionFilter {
       return;
     }
     const { body, headers } = this.toErrorBody(exception, request);
-    const text = JSON.stringify(body);
+    const text = toWireJson(body);
     const handle = request.idempotency;
     if (handle) {
       request.idempotency = undefined;
@@ -128,5 +129,5 @@ function internalError(): ErrorBody {
 
 /** A body that cannot be read is a field error too: clients find every 400's causes in details.errors. */
 function notJson(message: string): ErrorBody {
-  return { status: 400, code: 'INVALID_INPUT', message, details: { errors: [{ field: 'body', constraint: 'FORMAT', message }] } };
+  return { status: 400, code: 'INVALID_INPUT', message, details: { errors: [{ field: 'body', constraint: { format: 'json' }, message }] } };
 }

@@ -20,15 +20,15 @@ export function parsePageRequest(query: Record<string, unknown>, errors: FieldEr
   let limit = 20;
   if (query.limit !== undefined) {
     const text = String(query.limit);
-    if (!/^\d+$/.test(text)) errors.push({ field: 'limit', constraint: 'TYPE', message: 'limit must be an integer' });
-    else if (Number(text) < 1) errors.push({ field: 'limit', constraint: 'MIN', message: 'limit must be at least 1' });
-    else if (Number(text) > 100) errors.push({ field: 'limit', constraint: 'MAX', message: 'limit must be at most 100' });
+    if (!/^\d+$/.test(text)) errors.push({ field: 'limit', constraint: {}, message: 'limit must be an integer' });
+    else if (Number(text) < 1) errors.push({ field: 'limit', constraint: {}, message: 'limit must be at least 1' });
+    else if (Number(text) > 100) errors.push({ field: 'limit', constraint: {}, message: 'limit must be at most 100' });
     else limit = Number(text);
   }
   let cursor: Record<string, unknown> | null = null;
   if (query.cursor !== undefined && query.cursor !== '') {
     cursor = decodeCursor(String(query.cursor));
-    if (!cursor) errors.push({ field: 'cursor', constraint: 'FORMAT', message: 'cursor is not a cursor this service issued' });
+    if (!cursor) errors.push({ field: 'cursor', constraint: {}, message: 'cursor is not a cursor this service issued' });
   }
   return { limit, cursor };
 }

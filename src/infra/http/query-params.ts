@@ -15,7 +15,7 @@ export class QueryReader {
   ) {
     const known = new Set([...allowed, 'limit', 'cursor']);
     for (const name of Object.keys(query)) {
-      if (!known.has(name)) this.errors.push({ field: name, constraint: 'UNKNOWN_FIELD', message: `Unknown query parameter ${name}` });
+      if (!known.has(name)) this.errors.push({ field: name, constraint: {}, message: `Unknown query parameter ${name}` });
     }
   }
 
@@ -23,11 +23,11 @@ export class QueryReader {
     const value = this.query[name];
     if (value === undefined) return undefined;
     if (typeof value !== 'string') {
-      this.errors.push({ field: name, constraint: 'TYPE', message: `${name} must be given once, as text` });
+      this.errors.push({ field: name, constraint: {}, message: `${name} must be given once, as text` });
       return undefined;
     }
     if (value.length > maxLength) {
-      this.errors.push({ field: name, constraint: 'MAX_LENGTH', message: `${name} must be at most ${maxLength} characters` });
+      this.errors.push({ field: name, constraint: { maxLength }, message: `${name} must be at most ${maxLength} characters` });
       return undefined;
     }
     return value;
@@ -37,7 +37,7 @@ export class QueryReader {
     const value = this.string(name);
     if (value === undefined) return undefined;
     if (!(values as readonly string[]).includes(value)) {
-      this.errors.push({ field: name, constraint: 'ENUM', message: `${name} must be one of ${values.join(', ')}` });
+      this.errors.push({ field: name, constraint: { enum: values }, message: `${name} must be one of ${values.join(', ')}` });
       return undefined;
     }
     return value as T;
@@ -47,7 +47,7 @@ export class QueryReader {
     const value = this.string(name);
     if (value === undefined) return undefined;
     if (!parseId(prefix, value)) {
-      this.errors.push({ field: name, constraint: 'FORMAT', message: `${name} must be a ${prefix}:<uuid> id` });
+      this.errors.push({ field: name, constraint: { format: `${prefix}-id` }, message: `${name} must be a ${prefix}:<uuid> id` });
       return undefined;
     }
     return value;
@@ -57,7 +57,7 @@ export class QueryReader {
     const value = this.string(name);
     if (value === undefined) return undefined;
     if (value !== 'true' && value !== 'false') {
-      this.errors.push({ field: name, constraint: 'TYPE', message: `${name} must be true or false` });
+      this.errors.push({ field: name, constraint: { enum: ['true', 'false'] }, message: `${name} must be true or false` });
       return undefined;
     }
     return value === 'true';
@@ -67,7 +67,7 @@ export class QueryReader {
     const value = this.string(name);
     if (value === undefined) return undefined;
     if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(value) || Number.isNaN(Date.parse(value))) {
-      this.errors.push({ field: name, constraint: 'FORMAT', message: `${name} must be an ISO 8601 date or date-time` });
+      this.errors.push({ field: name, constraint: { format: 'date-time' }, message: `${name} must be an ISO 8601 date or date-time` });
       return undefined;
     }
     return new Date(value).toISOString();
@@ -83,7 +83,7 @@ export class QueryReader {
     const page = parsePageRequest(this.query, this.errors);
     if (page.cursor && !isKeysetCursor(page.cursor, idPrefix)) {
       if (this.errors.length === errorsBefore) {
-        this.errors.push({ field: 'cursor', constraint: 'FORMAT', message: 'cursor is not a cursor this service issued' });
+        this.errors.push({ field: 'cursor', constraint: {}, message: 'cursor is not a cursor this service issued' });
       }
       return { limit: page.limit, cursor: null };
     }

@@ -9,8 +9,10 @@ import { ApiError, IdempotentReplay } from './api-error';
 import { HttpResult } from './http-result';
 import { IdempotencyHandle, IdempotencyService, requestFingerprint } from './idempotency.service';
 import { IDEMPOTENT_ROUTE } from './route-metadata';
+import { toWireJson } from './wire-json';
 
-const UUID_FORM = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+/** The contract takes any string as the key (a UUID in its examples): 1 to 255 visible ASCII characters. */
+const KEY_FORM = /^[\x21-\x7e]{1,255}$/;
 
 type IdempotentRequest = Request & { idempotency?: IdempotencyHandle };
 
@@ -43,7 +45,7 @@ export class ResponseInterceptor implements NestInterceptor {
         const handle = request.idempotency;
         if (handle) {
           request.idempotency = undefined;
-          const text = result.body === undefined ? '' : JSON.stringify(result.body);
+          const text = result.body === undefined ? '' : toWireJson(result.body);
           await this.idempotency.complete(handle, result.status, result.headers, text);
         }
         return result.body;
@@ -56,9 +58,10 @@ export class ResponseInterceptor implements NestInterceptor {
     if (!idempotent || key === undefined) return;
     const platformId = currentContext()?.platformId;
     if (!platformId) return;
-    if (typeof key !== 'string' || !UUID_FORM.test(key)) {
-      throw new DomainError('INVALID_INPUT', 'Idempotency-Key must be a UUID', {
-        errors: [{ field: 'Idempotency-Key', constraint: 'FORMAT', message: 'Idempotency-Key must be a UUID' }],
+    if (typeof key !== 'string' || !KEY_FORM.test(key)) {
+      const message = 'Idempotency-Key must be 1 to 255 visible ASCII characters';
+      throw new DomainError('INVALID_INPUT', message, {
+        errors: [{ field: 'Idempotency-Key', constraint: { pattern: KEY_FORM.source, maxLength: 255 }, message }],
       });
     }
     const signature = request.headers['service-wallet-signature'];
@@ -73,13 +76,17 @@ export class ResponseInterceptor implements NestInterceptor {
       }
       case 'replay':
         throw new IdempotentReplay(outcome.status, outcome.headers, outcome.body);
+      // A reused key is the client's mistake: 400, which every idempotent operation of the contract
+      // declares. A key still running answers 429 with Retry-After (declared by the quote and
+      // transfer-out operations, where concurrent retries happen); docs/api.md.
       case 'mismatch':
-        throw new DomainError('CONFLICT', 'This Idempotency-Key was used for a different request', {
+        throw new DomainError('INVALID_INPUT', 'This Idempotency-Key was used for a different request', {
           reason: 'IDEMPOTENCY_KEY_REUSED',
+          errors: [{ field: 'Idempotency-Key', constraint: {}, message: 'This Idempotency-Key was used for a different request' }],
         });
       case 'in_progress':
         throw new ApiError(
-          'CONFLICT',
+          'RATE_LIMITED',
           'A request with this Idempotency-Key is still being processed',
           { reason: 'IDEMPOTENCY_KEY_IN_PROGRESS' },
           { 'Retry-After': '1' },

@@ -9,7 +9,7 @@ export function Optional(): PropertyDecorator {
   return ValidateIf((_object, value) => value !== undefined);
 }
 
-/** A real calendar date `YYYY-MM-DD` (constraint FORMAT). */
+/** A real calendar date `YYYY-MM-DD` (field error hint `{ format: 'date' }`). */
 export function IsCalendarDate(options?: ValidationOptions & { past?: boolean }): PropertyDecorator {
   return ValidateBy(
     {
@@ -30,7 +30,7 @@ export function isCalendarDate(value: unknown): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value && date.getUTCFullYear() >= 1900;
 }
 
-/** ISO 3166-1 alpha-2, upper case (constraint FORMAT). */
+/** ISO 3166-1 alpha-2, upper case (field error hint `{ format: 'iso3166-1-alpha-2' }`). */
 export function IsCountryCode(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy(
     {
@@ -45,4 +45,5 @@ export function IsCountryCode(options?: ValidationOptions): PropertyDecorator {
 }
 
 export const E164_PHONE = /^\+[1-9]\d{1,14}$/;
-export const UMA_ADDRESS = /^\$[a-z0-9._+-]{1,64}@[a-z0-9-]+(\.[a-z0-9-]+)+$/i;
+/** Case-insensitive, spelled out rather than flagged: a field error hands its source to clients as a flagless pattern. */
+export const UMA_ADDRESS = /^\$[a-zA-Z0-9._+-]{1,64}@[a-zA-Z0-9-]+(\.[a-zA-Z0-9-]+)+$/;
