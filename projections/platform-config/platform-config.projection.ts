@@ -3,7 +3,8 @@ import { Projection } from '../../src/infra/projections/projection';
 /** `platform_configs`: one row per platform, the configuration `GET /config` returns. */
 export const platformConfigProjection: Projection = {
   name: 'platform-config',
-  version: 1,
+  // 2: umaDomain and cardTokenization2faConfig columns.
+  version: 2,
   tables: ['platform_configs'],
   schema: (t) => [
     `CREATE TABLE IF NOT EXISTS ${t('platform_configs')} (
@@ -13,6 +14,8 @@ export const platformConfigProjection: Projection = {
        supported_currencies jsonb NOT NULL,
        fee_configs jsonb NOT NULL,
        embedded_wallet_config jsonb NOT NULL,
+       uma_domain text,
+       card_tokenization_2fa_config jsonb,
        created_at timestamptz NOT NULL,
        updated_at timestamptz NOT NULL
      )`,
@@ -24,8 +27,9 @@ export const platformConfigProjection: Projection = {
       const config = data.config;
       tx.execute(
         `INSERT INTO ${tx.table('platform_configs')}
-           (platform_id, name, webhook_endpoint, supported_currencies, fee_configs, embedded_wallet_config, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $7) ON CONFLICT (platform_id) DO NOTHING`,
+           (platform_id, name, webhook_endpoint, supported_currencies, fee_configs, embedded_wallet_config, uma_domain,
+            card_tokenization_2fa_config, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) ON CONFLICT (platform_id) DO NOTHING`,
         [
           data.platformId,
           data.name,
@@ -33,6 +37,8 @@ export const platformConfigProjection: Projection = {
           JSON.stringify(config.supportedCurrencies),
           JSON.stringify(config.feeConfigs),
           JSON.stringify(config.embeddedWalletConfig),
+          config.umaDomain ?? null,
+          config.cardTokenization2faConfig ? JSON.stringify(config.cardTokenization2faConfig) : null,
           data.registeredAt,
         ],
       );
@@ -44,13 +50,16 @@ export const platformConfigProjection: Projection = {
       supportedCurrencies: 'supported_currencies',
       feeConfigs: 'fee_configs',
       embeddedWalletConfig: 'embedded_wallet_config',
+      umaDomain: 'uma_domain',
+      cardTokenization2faConfig: 'card_tokenization_2fa_config',
     };
+    const textColumns = new Set(['webhook_endpoint', 'uma_domain']);
     const sets: string[] = [];
     const params: unknown[] = [data.platformId, data.updatedAt];
     for (const [field, column] of Object.entries(columns)) {
       if (!(field in changes)) continue;
       const value = changes[field];
-      params.push(column === 'webhook_endpoint' ? value : JSON.stringify(value));
+      params.push(textColumns.has(column) || value === null ? value : JSON.stringify(value));
       sets.push(`${column} = $${params.length}`);
     }
     tx.execute(

@@ -11,16 +11,16 @@ export function checkWebhookEndpoint(value: string, mode: 'sandbox' | 'productio
   try {
     url = new URL(value);
   } catch {
-    return { field, constraint: 'FORMAT', message: `${field} must be an absolute http or https URL` };
+    return { field, constraint: { format: 'url' }, message: `${field} must be an absolute http or https URL` };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return { field, constraint: 'FORMAT', message: `${field} must use http or https` };
+    return { field, constraint: { format: 'url' }, message: `${field} must use http or https` };
   }
   if (url.username || url.password) {
-    return { field, constraint: 'FORMAT', message: `${field} must not carry credentials` };
+    return { field, constraint: {}, message: `${field} must not carry credentials` };
   }
   if (mode === 'production' && isInternalHost(url.hostname)) {
-    return { field, constraint: 'FORMAT', message: `${field} must not point at a loopback or private address` };
+    return { field, constraint: {}, message: `${field} must not point at a loopback or private address` };
   }
   return null;
 }

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Inject, Patch, Req } from '@nestjs/common';
+import { ApiBody, ApiResponse } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { APP_CONFIG, AppConfig } from '../../infra/config';
 import { FieldError } from '../../infra/domain/domain-error';
@@ -7,8 +8,10 @@ import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
 import { checkBody, hasErrorAt, throwIfAny } from '../../infra/http/validation';
 import { streamNameFor } from '../../infra/ids';
 import { READ_MODEL_WAITER, ReadModelWaiter, awaitOwnWrites } from '../../infra/projections/read-model-waiter';
-import { platformDecider } from '../domain/platform/platform.decider';
-import { PlatformConfig } from '../domain/platform/platform.events';
+import { MAX_AMOUNT_MINOR } from '../../shared/currencies';
+import { feeConfigFromWire } from '../domain/platform/fee-configs';
+import { PlatformConfigPatch, platformDecider } from '../domain/platform/platform.decider';
+import { TRANSACTION_TYPES } from '../domain/platform/platform.events';
 import { PlatformConfigQuery, PlatformConfigView } from '../queries/platform-config.query';
 import { checkWebhookEndpoint } from '../webhook-endpoint-policy';
 import { UpdateConfigDto } from './config.dto';
@@ -31,36 +34,33 @@ export class ConfigController {
 
   @Patch()
   @HttpCode(200)
+  @ApiBody({
+    schema: { $ref: '#/components/schemas/UpdateConfigDto' },
+    examples: {
+      endpointCurrenciesAndFee: {
+        summary: 'Webhook endpoint, USD and EUR limits, a 0.15% fee on cross-currency payments from USD',
+        value: {
+          webhookEndpoint: 'https://api.example.com/webhooks/payments',
+          supportedCurrencies: [
+            { currencyCode: 'USD', minAmount: 100, maxAmount: 1000000000, enabledTransactionTypes: ['OUTGOING', 'INCOMING'] },
+            { currencyCode: 'EUR', minAmount: 100, maxAmount: 500000000, requiredCounterpartyFields: [{ name: 'FULL_NAME', mandatory: true }], enabledTransactionTypes: ['OUTGOING'] },
+          ],
+          feeConfigs: [{ feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'USD', variableFeeBps: 15, fixedFee: { amount: 0, currency: 'USD' } }],
+        },
+      },
+    },
+  })
+  // Declared responses replace the default one in the published document, so 200 is listed too.
+  @ApiResponse({ status: 200, description: 'The updated configuration' })
+  // Beyond the statuses every operation has: fee configs for a source currency other than USD.
+  @ApiResponse({ status: 501, description: 'Error (NOT_IMPLEMENTED)', schema: { $ref: '#/components/schemas/Error501' } })
   async update(@Req() request: PlatformRequest, @Body() body: unknown): Promise<PlatformConfigView> {
     const { value: dto, errors } = checkBody(UpdateConfigDto, body);
     throwIfAny([...errors, ...this.semanticErrors(dto, errors)]);
-    const changes: Partial<PlatformConfig> = {};
-    if (dto.webhookEndpoint !== undefined) changes.webhookEndpoint = dto.webhookEndpoint;
-    if (dto.supportedCurrencies) {
-      changes.supportedCurrencies = dto.supportedCurrencies.map((entry) => ({
-        currencyCode: entry.currencyCode,
-        minAmount: entry.minAmount ?? 1,
-        maxAmount: entry.maxAmount ?? 9_000_000_000_000_000,
-        requiredCounterpartyFields: entry.requiredCounterpartyFields ?? [],
-      }));
-    }
-    if (dto.feeConfigs) {
-      changes.feeConfigs = dto.feeConfigs.map((entry) => ({
-        currencyCode: entry.currencyCode,
-        fixedFee: entry.fixedFee,
-        variableFeeRate: entry.variableFeeRate,
-      }));
-    }
-    if (dto.embeddedWalletConfig) {
-      changes.embeddedWalletConfig = {
-        rpId: dto.embeddedWalletConfig.rpId,
-        allowedOrigins: dto.embeddedWalletConfig.allowedOrigins,
-      };
-    }
     const platformId = request.platform.platformId;
     await this.events.handle(streamNameFor(platformId), platformDecider, {
       type: 'UpdatePlatformConfig',
-      changes,
+      patch: patchFrom(dto),
       now: new Date().toISOString(),
     });
     await awaitOwnWrites(this.waiter);
@@ -76,7 +76,7 @@ export class ConfigController {
     }
     if (Array.isArray(dto.supportedCurrencies) && dto.supportedCurrencies.length === 0) {
       // Customers get an account per supported currency: a platform without any could do nothing.
-      errors.push({ field: 'supportedCurrencies', constraint: 'MIN_LENGTH', message: 'supportedCurrencies must list at least one currency' });
+      errors.push({ field: 'supportedCurrencies', constraint: {}, message: 'supportedCurrencies must list at least one currency' });
     }
     if (Array.isArray(dto.supportedCurrencies) && !shapeErrors.some((error) => error.field === 'supportedCurrencies')) {
       const seen = new Set<string>();
@@ -84,21 +84,31 @@ export class ConfigController {
         // Entries with shape errors are already reported; the others are still checked.
         if (hasErrorAt(shapeErrors, `supportedCurrencies.${index}`)) return;
         if (seen.has(entry.currencyCode)) {
-          errors.push({ field: `supportedCurrencies.${index}.currencyCode`, constraint: 'FORMAT', message: `${entry.currencyCode} is listed twice` });
+          errors.push({ field: `supportedCurrencies.${index}.currencyCode`, constraint: {}, message: `${entry.currencyCode} is listed twice` });
         }
         seen.add(entry.currencyCode);
-        if (entry.minAmount !== undefined && entry.maxAmount !== undefined && entry.minAmount > entry.maxAmount) {
-          errors.push({ field: `supportedCurrencies.${index}.minAmount`, constraint: 'MAX', message: 'minAmount must not exceed maxAmount' });
+        if ((entry.minAmount ?? 1) > (entry.maxAmount ?? MAX_AMOUNT_MINOR)) {
+          errors.push({ field: `supportedCurrencies.${index}.minAmount`, constraint: {}, message: 'minAmount must not exceed maxAmount' });
         }
       });
     }
-    if (Array.isArray(dto.feeConfigs) && !hasErrorAt(shapeErrors, 'feeConfigs')) {
-      const feeCurrencies = new Set<string>();
+    if (Array.isArray(dto.feeConfigs) && !shapeErrors.some((error) => error.field === 'feeConfigs')) {
+      const keys = new Set<string>();
       dto.feeConfigs.forEach((entry, index) => {
-        if (feeCurrencies.has(entry.currencyCode)) {
-          errors.push({ field: `feeConfigs.${index}.currencyCode`, constraint: 'FORMAT', message: `${entry.currencyCode} is listed twice` });
+        if (hasErrorAt(shapeErrors, `feeConfigs.${index}`)) return;
+        const key = `${entry.feeType}/${entry.sourceCurrency}`;
+        if (keys.has(key)) {
+          errors.push({ field: `feeConfigs.${index}.sourceCurrency`, constraint: {}, message: `${entry.feeType} for ${entry.sourceCurrency} is listed twice` });
         }
-        feeCurrencies.add(entry.currencyCode);
+        keys.add(key);
+        // Fees are taken from the sending amount: a fixed fee in another currency would need a rate.
+        if (entry.fixedFee.currency !== entry.sourceCurrency) {
+          errors.push({
+            field: `feeConfigs.${index}.fixedFee.currency`,
+            constraint: { enum: [entry.sourceCurrency] },
+            message: 'fixedFee.currency must be the sourceCurrency',
+          });
+        }
       });
     }
     if (Array.isArray(dto.embeddedWalletConfig?.allowedOrigins) && !hasErrorAt(shapeErrors, 'embeddedWalletConfig.allowedOrigins')) {
@@ -106,7 +116,7 @@ export class ConfigController {
         if (!isOrigin(origin)) {
           errors.push({
             field: `embeddedWalletConfig.allowedOrigins.${index}`,
-            constraint: 'FORMAT',
+            constraint: { format: 'origin' },
             message: 'Each origin must be a scheme://host[:port] origin without a path',
           });
         }
@@ -123,4 +133,41 @@ function isOrigin(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The decider's patch for a valid body: wire shapes mapped to the stored ones, defaults filled in. */
+function patchFrom(dto: UpdateConfigDto): PlatformConfigPatch {
+  const patch: PlatformConfigPatch = {};
+  if (dto.webhookEndpoint !== undefined) patch.webhookEndpoint = dto.webhookEndpoint;
+  if (dto.umaDomain !== undefined) patch.umaDomain = dto.umaDomain;
+  if (dto.supportedCurrencies) {
+    patch.supportedCurrencies = dto.supportedCurrencies.map((entry) => {
+      const fields = entry.requiredCounterpartyFields ?? [];
+      const optional = fields.filter((field) => !field.mandatory).map((field) => field.name);
+      return {
+        currencyCode: entry.currencyCode,
+        minAmount: entry.minAmount ?? 1,
+        maxAmount: entry.maxAmount ?? MAX_AMOUNT_MINOR,
+        requiredCounterpartyFields: fields.filter((field) => field.mandatory).map((field) => field.name),
+        ...(optional.length > 0 ? { optionalCounterpartyFields: optional } : {}),
+        enabledTransactionTypes: entry.enabledTransactionTypes ?? [...TRANSACTION_TYPES],
+      };
+    });
+  }
+  if (dto.feeConfigs) {
+    patch.feeConfigs = dto.feeConfigs.map((entry) =>
+      feeConfigFromWire({
+        feeType: entry.feeType,
+        sourceCurrency: entry.sourceCurrency,
+        variableFeeBps: entry.variableFeeBps,
+        fixedFee: { amount: entry.fixedFee.amount, currency: entry.fixedFee.currency },
+      }),
+    );
+  }
+  if (dto.embeddedWalletConfig) patch.embeddedWalletConfig = { ...dto.embeddedWalletConfig };
+  if (dto.cardTokenization2faConfig) {
+    const { email, sms, ...top } = dto.cardTokenization2faConfig;
+    patch.cardTokenization2faConfig = { ...top, ...(email ? { email: { ...email } } : {}), ...(sms ? { sms: { ...sms } } : {}) };
+  }
+  return patch;
 }

@@ -28,8 +28,8 @@ const BANK_RAIL_FIXED_FEE_USD_CENTS = 10;
 const FX_VARIABLE_FEE_RATE = '0.001';
 
 const BANK_RAILS: ReadonlySet<PaymentRail> = new Set<PaymentRail>([
-  'ACH', 'WIRE', 'RTP', 'FEDNOW', 'SEPA', 'SEPA_INSTANT', 'FASTER_PAYMENTS', 'SPEI', 'PIX', 'UPI', 'IMPS',
-  'BANK_TRANSFER', 'MOBILE_MONEY',
+  'ACH', 'WIRE', 'RTP', 'FEDNOW', 'SEPA', 'SEPA_INSTANT', 'FASTER_PAYMENTS', 'SPEI', 'PIX', 'UPI', 'IMPS', 'NEFT', 'RTGS',
+  'BANK_TRANSFER', 'MOBILE_MONEY', 'ACH_COLOMBIA', 'BRE_B', 'CIPS', 'FAST', 'INSTAPAY', 'PAYNOW', 'PESONET', 'SWIFT', 'UNIONPAY',
 ]);
 
 /** Counterparty fixed fee per rail in US cents (the receiving institution's or network's charge). */
@@ -64,11 +64,20 @@ export function counterpartyFixedFeeFor(receivingCurrency: string, rail: Payment
   return usdCents === 0 ? 0 : Number(baseMinorFromUsdCents(receivingCurrency, usdCents));
 }
 
-/** The platform's fee entry for the sending currency (`feeConfigs` of platform config), or none. */
+/**
+ * The platform's fee for a transfer from `sendingCurrency` (`feeConfigs` of platform config, as
+ * stored: see src/platforms/domain/platform/fee-configs.ts), or none. The only fee type,
+ * CROSS_CURRENCY_TRANSACTION (also that of entries stored without one), applies when the two
+ * currencies differ; without `receivingCurrency` the transfer is taken to be cross-currency.
+ */
 export function platformFeeFor(
-  feeConfigs: ReadonlyArray<{ currencyCode: string; fixedFee: number; variableFeeRate: number }> | null | undefined,
+  feeConfigs: ReadonlyArray<{ currencyCode: string; fixedFee: number; variableFeeRate: number; feeType?: string }> | null | undefined,
   sendingCurrency: string,
+  receivingCurrency?: string,
 ): PlatformFee | null {
-  const entry = feeConfigs?.find((config) => config.currencyCode === sendingCurrency);
+  if (receivingCurrency === sendingCurrency) return null;
+  const entry = feeConfigs?.find(
+    (config) => config.currencyCode === sendingCurrency && (config.feeType ?? 'CROSS_CURRENCY_TRANSACTION') === 'CROSS_CURRENCY_TRANSACTION',
+  );
   return entry ? { fixedFee: entry.fixedFee, variableFeeRate: entry.variableFeeRate } : null;
 }
