@@ -11,7 +11,8 @@ import { customerView, documentView, verificationView } from '../../src/customer
  */
 export const customersProjection: Projection = {
   name: 'customers',
-  version: 1,
+  // 2: views in the reference's shapes (beneficial owner ids, incorporatedOn...); uma_address and currencies columns.
+  version: 2,
   tables: ['customers', 'customer_verifications', 'customer_documents'],
   schema: (t) => [
     `CREATE TABLE IF NOT EXISTS ${t('customers')} (
@@ -23,6 +24,8 @@ export const customersProjection: Projection = {
        kyb_status text,
        region text,
        email text,
+       uma_address text NOT NULL,
+       currencies text[],
        is_deleted boolean NOT NULL,
        state text NOT NULL,
        view text NOT NULL,
@@ -67,12 +70,12 @@ export const customersProjection: Projection = {
     await tx.query(
       `INSERT INTO ${tx.table('customers')}
          (platform_id, customer_id, platform_customer_id, customer_type, kyc_status, kyb_status, region, email,
-          is_deleted, state, view, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+          is_deleted, state, view, created_at, updated_at, uma_address, currencies)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
        ON CONFLICT (platform_id, customer_id) DO UPDATE SET
          kyc_status = EXCLUDED.kyc_status, kyb_status = EXCLUDED.kyb_status, region = EXCLUDED.region,
          email = EXCLUDED.email, is_deleted = EXCLUDED.is_deleted, state = EXCLUDED.state, view = EXCLUDED.view,
-         updated_at = EXCLUDED.updated_at`,
+         updated_at = EXCLUDED.updated_at, uma_address = EXCLUDED.uma_address, currencies = EXCLUDED.currencies`,
       [
         state.platformId,
         state.customerId,
@@ -87,6 +90,8 @@ export const customersProjection: Projection = {
         JSON.stringify(view),
         state.createdAt,
         state.updatedAt,
+        state.umaAddress,
+        state.profile.currencies ?? null,
       ],
     );
     if (typed.type === 'VerificationSubmitted') {

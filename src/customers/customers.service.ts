@@ -5,7 +5,7 @@ import { APP_CONFIG, AppConfig } from '../infra/config';
 import { DomainError } from '../infra/domain/domain-error';
 import { ConcurrencyError } from '../infra/event-store/event-store.port';
 import { EventStoreService } from '../infra/event-store/event-store.service';
-import { newId, streamNameFor, uuidv5 } from '../infra/ids';
+import { newId, streamNameFor, uuidv5, uuidv7 } from '../infra/ids';
 import { PG_POOL } from '../infra/postgres/pool';
 import {
   beneficialOwnerKycStatus,
@@ -15,9 +15,9 @@ import {
 } from '../sandbox/kyc-scenarios';
 import { claimDecider } from './domain/claim/claim.decider';
 import { CustomerCommand, CustomerState, customerDecider, VerificationScenario } from './domain/customer/customer.decider';
-import { BusinessInfo, CustomerProfile, CustomerType, KycStatus } from './domain/customer/customer.events';
+import { BeneficialOwner, BusinessInfo, CustomerProfile, CustomerType, IndividualEdd, KycStatus } from './domain/customer/customer.events';
 import { CustomerLifecycleHooks } from './customer-lifecycle-hooks';
-import { customerDeleted, customerNotFound } from './customers.errors';
+import { customerDeleted, customerNotFound, deletedCustomerConflict, deletedCustomerReference } from './customers.errors';
 import { CustomerView, DocumentView, VerificationView, customerStateFromEvents, customerView, documentView, verificationView } from './queries/customer.view';
 
 export const DOCUMENT_FILES_DDL = `
@@ -38,13 +38,21 @@ export const SANDBOX_UMA_DOMAIN = 'uma.sandbox.payments.local';
 
 export interface CreateCustomerInput {
   customerType: CustomerType;
-  platformCustomerId: string;
+  /** Optional in the reference: the customer id stands in when absent. */
+  platformCustomerId: string | null;
   umaAddress: string | null;
   profile: CustomerProfile;
 }
 
-/** PATCH input: absent fields stay; `businessInfo` merges into the current one. */
-export type CustomerPatch = Partial<Omit<CustomerProfile, 'businessInfo'>> & { businessInfo?: Partial<BusinessInfo> };
+/**
+ * PATCH input: absent fields stay; `businessInfo` and `edd` merge into the current ones;
+ * `beneficialOwners` replaces the owners (each gets a new id); `umaAddress` moves the customer.
+ */
+export type CustomerPatch = Partial<Omit<CustomerProfile, 'businessInfo' | 'edd'>> & {
+  businessInfo?: Partial<BusinessInfo>;
+  edd?: IndividualEdd;
+  umaAddress?: string;
+};
 
 export interface UploadedFile {
   buffer: Buffer;
@@ -83,9 +91,10 @@ export class CustomersService {
   async create(platformId: string, input: CreateCustomerInput): Promise<CustomerView> {
     const customerId = newId('Customer');
     const now = new Date().toISOString();
-    const umaAddress = input.umaAddress ?? generatedUmaAddress(input.platformCustomerId, customerId);
+    const platformCustomerId = input.platformCustomerId ?? customerId;
+    const umaAddress = input.umaAddress ?? generatedUmaAddress(platformCustomerId, customerId);
     const claims = [
-      { key: platformCustomerIdKey(platformId, input.platformCustomerId), code: 'CONFLICT', message: 'A customer with this platformCustomerId already exists' },
+      { key: platformCustomerIdKey(platformId, platformCustomerId), code: 'CONFLICT', message: 'A customer with this platformCustomerId already exists' },
       { key: umaAddressKey(umaAddress), code: 'UMA_ADDRESS_EXISTS', message: 'This UMA address is already in use' },
     ];
     const held: string[] = [];
@@ -98,16 +107,19 @@ export class CustomersService {
       for (const key of held) await this.release(key, platformId, customerId, now);
       throw error;
     }
+    // A nameless individual has nothing the sandbox suffix rule could read: it starts UNVERIFIED.
     const initialKycStatus: KycStatus =
-      input.customerType === 'INDIVIDUAL' && this.config.mode === 'sandbox' ? initialIndividualKycStatus(input.profile.fullName) : 'UNVERIFIED';
+      input.customerType === 'INDIVIDUAL' && this.config.mode === 'sandbox' && input.profile.fullName
+        ? initialIndividualKycStatus(input.profile.fullName)
+        : 'UNVERIFIED';
     const result = await this.events.handle(streamNameFor(customerId), customerDecider, {
       type: 'CreateCustomer',
       customerId,
       platformId,
       customerType: input.customerType,
-      platformCustomerId: input.platformCustomerId,
+      platformCustomerId,
       umaAddress,
-      profile: input.profile,
+      profile: { ...input.profile, beneficialOwners: stampOwners(input.profile.beneficialOwners, now) },
       initialKycStatus,
       now,
     });
@@ -115,15 +127,33 @@ export class CustomersService {
     return customerView(activeOrDeleted(result.state));
   }
 
+  /**
+   * A new UMA address is claimed before the change is appended and the old one released after
+   * (a failed change releases the new claim); a crash in between leaves the old key held by a
+   * customer who no longer uses it, which `holderStillCounts` treats as free.
+   */
   async update(platformId: string, customerId: string, patch: CustomerPatch): Promise<CustomerView> {
     const now = new Date().toISOString();
-    const result = await this.events.handle(streamNameFor(customerId), customerDecider, (state): CustomerCommand => {
-      assertOwned(state, platformId);
-      const { businessInfo, ...rest } = patch;
-      const changes: Partial<CustomerProfile> = { ...rest };
-      if (businessInfo && state.profile.businessInfo) changes.businessInfo = { ...state.profile.businessInfo, ...businessInfo };
-      return { type: 'UpdateCustomer', changes, now };
-    });
+    const { businessInfo, edd, umaAddress, beneficialOwners, ...rest } = patch;
+    const current = await this.loadActive(platformId, customerId, deletedCustomerConflict);
+    const movesUma = umaAddress !== undefined && umaAddressKey(umaAddress) !== umaAddressKey(current.umaAddress);
+    if (movesUma) await this.claim(umaAddressKey(umaAddress), 'UMA_ADDRESS_EXISTS', 'This UMA address is already in use', platformId, customerId, now);
+    let result;
+    try {
+      result = await this.events.handle(streamNameFor(customerId), customerDecider, (state): CustomerCommand => {
+        assertOwned(state, platformId);
+        if (state.status === 'deleted') throw deletedCustomerConflict();
+        const changes: Partial<CustomerProfile> = { ...rest };
+        if (businessInfo && state.profile.businessInfo) changes.businessInfo = { ...state.profile.businessInfo, ...businessInfo };
+        if (edd) changes.edd = { ...(state.profile.edd ?? {}), ...edd };
+        if (beneficialOwners) changes.beneficialOwners = stampOwners(beneficialOwners, now);
+        return { type: 'UpdateCustomer', changes, ...(umaAddress !== undefined ? { umaAddress } : {}), now };
+      });
+    } catch (error) {
+      if (movesUma) await this.release(umaAddressKey(umaAddress), platformId, customerId, now);
+      throw error;
+    }
+    if (movesUma) await this.release(umaAddressKey(current.umaAddress), platformId, customerId, now);
     return customerView(activeOrDeleted(result.state));
   }
 
@@ -145,16 +175,20 @@ export class CustomersService {
     await this.release(umaAddressKey(umaAddress), platformId, customerId, now);
   }
 
-  /** The customer's state from its stream (authoritative), or throws 404/410. */
-  async loadActive(platformId: string, customerId: string): Promise<CustomerState & { status: 'active' }> {
+  /**
+   * The customer's state from its stream (authoritative), or throws 404 USER_NOT_FOUND, or
+   * `whenDeleted()` for a deleted customer (each operation answers the status its reference declares).
+   */
+  async loadActive(platformId: string, customerId: string, whenDeleted: () => DomainError = customerDeleted): Promise<CustomerState & { status: 'active' }> {
     const { state } = await this.events.load(streamNameFor(customerId), customerDecider);
     assertOwned(state, platformId);
-    if (state.status === 'deleted') throw customerDeleted();
+    if (state.status === 'deleted') throw whenDeleted();
     return state as CustomerState & { status: 'active' };
   }
 
   async uploadDocument(platformId: string, file: UploadedFile, fields: DocumentFields): Promise<DocumentView> {
-    await this.loadActive(platformId, fields.documentHolder);
+    const whenDeleted = () => deletedCustomerReference('documentHolder');
+    await this.loadActive(platformId, fields.documentHolder, whenDeleted);
     const documentId = newId('Document');
     const now = new Date().toISOString();
     // The file is stored before the event: a crash in between leaves an unreferenced file row,
@@ -179,6 +213,7 @@ export class CustomersService {
     };
     await this.events.handle(streamNameFor(fields.documentHolder), customerDecider, (state): CustomerCommand => {
       assertOwned(state, platformId);
+      if (state.status === 'deleted') throw whenDeleted();
       return { type: 'UploadDocument', document };
     });
     return documentView(fields.documentHolder, document);
@@ -189,6 +224,7 @@ export class CustomersService {
     const now = new Date().toISOString();
     const result = await this.events.handle(streamNameFor(customerId), customerDecider, (state): CustomerCommand => {
       assertOwned(state, platformId);
+      if (state.status === 'deleted') throw deletedCustomerReference('customerId');
       return { type: 'SubmitVerification', verificationId, scenario: this.scenarioFor(state), now };
     });
     const state = activeOrDeleted(result.state);
@@ -219,7 +255,7 @@ export class CustomersService {
       const { state, revision } = await this.events.load(stream, claimDecider);
       let takeOverFrom: string | null = null;
       if (state.status === 'held' && state.customerId !== customerId) {
-        if (await this.holderStillCounts(state.customerId, state.claimedAt, now)) throw new DomainError(code, message);
+        if (await this.holderStillCounts(state.customerId, state.claimedAt, now, key)) throw new DomainError(code, message);
         takeOverFrom = state.customerId;
       }
       const decided = claimDecider.decide({ type: 'ClaimKey', key, platformId, customerId, takeOverFrom, conflictCode: code, now }, state);
@@ -239,18 +275,27 @@ export class CustomersService {
   }
 
   /**
-   * A held key blocks a new customer while its holder is active, or while the holder's creation
-   * may still be in flight (claimed recently, customer not appended yet).
+   * A held key blocks a new customer while its holder is active and still uses it (an UMA
+   * address the holder moved away from no longer counts), or while the holder's creation or
+   * move may still be in flight (claimed recently, not appended yet).
    */
-  private async holderStillCounts(holderId: string, claimedAt: string, now: string): Promise<boolean> {
+  private async holderStillCounts(holderId: string, claimedAt: string, now: string, key: string): Promise<boolean> {
+    const recent = Date.parse(now) - Date.parse(claimedAt) < ORPHAN_CLAIM_AFTER_MS;
     const holderEvents = await this.events.readStream(streamNameFor(holderId));
-    if (holderEvents.length > 0) return customerStateFromEvents(holderEvents).status === 'active';
-    return Date.parse(now) - Date.parse(claimedAt) < ORPHAN_CLAIM_AFTER_MS;
+    if (holderEvents.length === 0) return recent;
+    const holder = customerStateFromEvents(holderEvents);
+    if (holder.status !== 'active') return false;
+    return !key.startsWith('umaAddress:') || umaAddressKey(holder.umaAddress) === key || recent;
   }
 }
 
 function assertOwned(state: CustomerState, platformId: string): asserts state is Exclude<CustomerState, { status: 'none' }> {
   if (state.status === 'none' || state.platformId !== platformId) throw customerNotFound();
+}
+
+/** Owners get their id and creation time when they are stored (creation, or a PATCH that replaces them). */
+function stampOwners(owners: BeneficialOwner[], now: string): BeneficialOwner[] {
+  return owners.map((owner) => ({ ...owner, id: owner.id ?? `BeneficialOwner:${uuidv7()}`, createdAt: owner.createdAt ?? now }));
 }
 
 function activeOrDeleted(state: CustomerState): Exclude<CustomerState, { status: 'none' }> {

@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { ApiBody } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { FieldError } from '../../infra/domain/domain-error';
 import { Page } from '../../infra/http/pagination';
@@ -6,11 +7,11 @@ import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
 import { QueryReader } from '../../infra/http/query-params';
 import { Idempotent } from '../../infra/http/route-metadata';
 import { checkBody, throwIfAny } from '../../infra/http/validation';
-import { customerDeleted, customerNotFound } from '../customers.errors';
+import { customerNotFound, deletedCustomerConflict } from '../customers.errors';
 import { CustomersService } from '../customers.service';
 import { CustomerView } from '../queries/customer.view';
 import { CustomersQuery } from '../queries/customers.query';
-import { businessPatch, businessProfile, individualPatch, individualProfile } from './customer-mapping';
+import { businessPatch, businessProfile, identificationAliasErrors, individualPatch, individualProfile } from './customer-mapping';
 import {
   CUSTOMER_TYPES,
   CreateBusinessCustomerDto,
@@ -18,12 +19,22 @@ import {
   UpdateBusinessCustomerDto,
   UpdateIndividualCustomerDto,
 } from './customers.dto';
+import { parseId } from '../../infra/ids';
 import { requirePathId } from '../../shared/validation/path-ids';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
-const IMMUTABLE_FIELDS = ['customerType', 'platformCustomerId', 'umaAddress'];
-const STATUSES = ['UNVERIFIED', 'PENDING', 'APPROVED', 'REJECTED'] as const;
+/** Not part of the reference's update request; named rather than reported as unknown. */
+const IMMUTABLE_FIELDS = ['platformCustomerId'];
+const STATUSES = ['UNVERIFIED', 'PENDING', 'APPROVED', 'REJECTED', 'HOLD'] as const;
+
+/**
+ * GET and DELETE declare no 400: an id that cannot name a customer is one we do not have (404).
+ * PATCH declares 400 and keeps the field error.
+ */
+function requireCustomerIdOr404(customerId: string): void {
+  if (!parseId('Customer', customerId)) throw customerNotFound();
+}
 
 /**
  * `/customers`: create, list, read, update, delete. Routes with one segment after `customers/`
@@ -39,6 +50,35 @@ export class CustomersController {
 
   @Post()
   @Idempotent()
+  @ApiBody({
+    schema: { oneOf: [{ $ref: '#/components/schemas/CreateBusinessCustomerDto' }, { $ref: '#/components/schemas/CreateIndividualCustomerDto' }] },
+    examples: {
+      individual: {
+        summary: 'An individual',
+        value: {
+          customerType: 'INDIVIDUAL',
+          platformCustomerId: 'user-48213',
+          region: 'US',
+          email: 'jane.doe@example.com',
+          phoneNumber: '+14155550123',
+          address: { line1: '500 Market Street', line2: 'Apt 12', city: 'San Francisco', state: 'CA', postalCode: '94105', country: 'US' },
+          fullName: 'Jane Doe',
+          birthDate: '1990-04-17',
+          nationality: 'US',
+        },
+      },
+      business: {
+        summary: 'A business',
+        value: {
+          customerType: 'BUSINESS',
+          platformCustomerId: 'org-1207',
+          region: 'US',
+          email: 'finance@acme.example.com',
+          businessInfo: { legalName: 'Acme Widgets LLC', registrationNumber: '5543210', taxId: '84-1234567', entityType: 'LLC', country: 'US', incorporatedOn: '2016-03-01' },
+        },
+      },
+    },
+  })
   async create(@Req() request: PlatformRequest, @Body() body: unknown): Promise<CustomerView> {
     const platformId = request.platform.platformId;
     const isBusiness = (body as { customerType?: unknown } | null)?.customerType === 'BUSINESS';
@@ -47,19 +87,24 @@ export class CustomersController {
       throwIfAny(errors);
       return this.customers.create(platformId, {
         customerType: 'BUSINESS',
-        platformCustomerId: value.platformCustomerId,
+        platformCustomerId: value.platformCustomerId ?? null,
         umaAddress: value.umaAddress ?? null,
         profile: businessProfile(value),
       });
     }
     const { value, errors } = checkBody(CreateIndividualCustomerDto, body);
     for (const error of errors) {
-      if (error.field === 'customerType' && error.constraint !== 'REQUIRED') error.message = `customerType must be one of ${CUSTOMER_TYPES.join(', ')}`;
+      // This DTO allows only INDIVIDUAL (BUSINESS bodies use the other one): a bad value names every type.
+      if (error.field === 'customerType' && error.constraint.enum) {
+        error.constraint = { enum: CUSTOMER_TYPES };
+        error.message = `customerType must be one of ${CUSTOMER_TYPES.join(', ')}`;
+      }
     }
+    if (errors.length === 0) errors.push(...identificationAliasErrors(value));
     throwIfAny(errors);
     return this.customers.create(platformId, {
       customerType: 'INDIVIDUAL',
-      platformCustomerId: value.platformCustomerId,
+      platformCustomerId: value.platformCustomerId ?? null,
       umaAddress: value.umaAddress ?? null,
       profile: individualProfile(value),
     });
@@ -67,27 +112,40 @@ export class CustomersController {
 
   @Get()
   async list(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>): Promise<Page<CustomerView>> {
-    const reader = new QueryReader(query, ['platformCustomerId', 'customerType', 'kycStatus', 'kybStatus', 'region', 'email', 'includeDeleted']);
+    // The reference's filters, plus kycStatus, kybStatus, email and `includeDeleted` (our older
+    // name for isIncludingDeleted, kept as an alias).
+    const reader = new QueryReader(query, [
+      'platformCustomerId', 'customerType', 'createdAfter', 'createdBefore', 'updatedAfter', 'updatedBefore', 'region', 'currency',
+      'umaAddress', 'isIncludingDeleted', 'kycStatus', 'kybStatus', 'email', 'includeDeleted',
+    ]);
+    const isIncludingDeleted = reader.boolean('isIncludingDeleted');
+    const includeDeleted = reader.boolean('includeDeleted');
     const filters = {
       platformCustomerId: reader.string('platformCustomerId', 128),
       customerType: reader.oneOf('customerType', CUSTOMER_TYPES),
+      createdAfter: reader.dateTime('createdAfter'),
+      createdBefore: reader.dateTime('createdBefore'),
+      updatedAfter: reader.dateTime('updatedAfter'),
+      updatedBefore: reader.dateTime('updatedBefore'),
+      region: reader.string('region', 2),
+      currency: reader.string('currency', 5),
+      umaAddress: reader.string('umaAddress', 128),
       kycStatus: reader.oneOf('kycStatus', STATUSES),
       kybStatus: reader.oneOf('kybStatus', STATUSES),
-      region: reader.string('region', 2),
       email: reader.string('email', 254),
-      includeDeleted: reader.boolean('includeDeleted'),
+      includeDeleted: isIncludingDeleted ?? includeDeleted,
     };
     const page = reader.page('Customer');
     reader.done();
     return this.query.list(request.platform.platformId, filters, page);
   }
 
+  /** A deleted customer is still shown, with `isDeleted: true` (the reference declares no 410 here). */
   @Get(':customerId')
   async get(@Req() request: PlatformRequest, @Param('customerId') customerId: string): Promise<CustomerView> {
-    requirePathId('Customer', 'customerId', customerId);
+    requireCustomerIdOr404(customerId);
     const view = await this.query.findById(request.platform.platformId, customerId);
     if (!view) throw customerNotFound();
-    if (view.isDeleted) throw customerDeleted();
     return view;
   }
 
@@ -96,14 +154,14 @@ export class CustomersController {
   async update(@Req() request: PlatformRequest, @Param('customerId') customerId: string, @Body() body: unknown): Promise<CustomerView> {
     requirePathId('Customer', 'customerId', customerId);
     const platformId = request.platform.platformId;
-    const current = await this.customers.loadActive(platformId, customerId);
+    const current = await this.customers.loadActive(platformId, customerId, deletedCustomerConflict);
     const immutable: FieldError[] = [];
     let rest: unknown = body;
     if (body && typeof body === 'object' && !Array.isArray(body)) {
       const copy = { ...(body as Record<string, unknown>) };
       for (const field of IMMUTABLE_FIELDS) {
         if (field in copy) {
-          immutable.push({ field, constraint: 'FORMAT', message: `${field} cannot be changed` });
+          immutable.push({ field, constraint: {}, message: `${field} cannot be changed` });
           delete copy[field];
         }
       }
@@ -111,18 +169,28 @@ export class CustomersController {
     }
     if (current.customerType === 'BUSINESS') {
       const { value, errors } = checkBody(UpdateBusinessCustomerDto, rest);
-      throwIfAny([...immutable, ...errors]);
+      throwIfAny([...immutable, ...errors, ...typeChangeErrors(value.customerType, current.customerType)]);
       return this.customers.update(platformId, customerId, businessPatch(value));
     }
     const { value, errors } = checkBody(UpdateIndividualCustomerDto, rest);
-    throwIfAny([...immutable, ...errors]);
+    const aliasErrors = errors.length === 0 ? identificationAliasErrors(value) : [];
+    throwIfAny([...immutable, ...errors, ...aliasErrors, ...typeChangeErrors(value.customerType, current.customerType)]);
     return this.customers.update(platformId, customerId, individualPatch(value));
   }
 
   @Delete(':customerId')
   @HttpCode(200)
   async delete(@Req() request: PlatformRequest, @Param('customerId') customerId: string): Promise<CustomerView> {
-    requirePathId('Customer', 'customerId', customerId);
+    requireCustomerIdOr404(customerId);
     return this.customers.delete(request.platform.platformId, customerId);
   }
+}
+
+/**
+ * PATCH bodies carry the reference's `customerType` discriminator: the current type is accepted
+ * (clients always send it), another one is refused (a customer never changes type).
+ */
+function typeChangeErrors(given: string | undefined, current: string): FieldError[] {
+  if (given === undefined || given === current || !(CUSTOMER_TYPES as readonly string[]).includes(given)) return [];
+  return [{ field: 'customerType', constraint: { enum: [current] }, message: `customerType cannot be changed; this customer is ${current}` }];
 }

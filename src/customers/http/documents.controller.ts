@@ -11,7 +11,6 @@ import { documentNotFound } from '../customers.errors';
 import { CustomersService } from '../customers.service';
 import { DocumentView } from '../queries/customer.view';
 import { CustomersQuery } from '../queries/customers.query';
-import { requirePathId } from '../../shared/validation/path-ids';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform; file?: Express.Multer.File };
 
@@ -28,7 +27,8 @@ export const DOCUMENT_TYPES = [
   'CERTIFICATE_OF_INCORPORATION', 'ARTICLES_OF_INCORPORATION', 'ARTICLES_OF_ASSOCIATION', 'STATE_REGISTRY_EXCERPT',
   'GOOD_STANDING_CERTIFICATE', 'INFORMATION_STATEMENT', 'INCUMBENCY_CERTIFICATE', 'BUSINESS_LICENSE',
   'SHAREHOLDER_REGISTER', 'POWER_OF_ATTORNEY', 'UTILITY_BILL', 'ELECTRICITY_BILL', 'RENT_OR_LEASE_AGREEMENT',
-  'DIRECTOR_REGISTRY', 'TRUST_AGREEMENT', 'OTHER',
+  'DIRECTOR_REGISTRY', 'TRUST_AGREEMENT', 'STATE_COMPANY_REGISTRY', 'PARTNERSHIP_CONTROL_AGREEMENT', 'PARTNERSHIP_AGREEMENT', 'SELFIE',
+  'OTHER',
 ];
 
 export class DocumentFieldsDto {
@@ -56,12 +56,12 @@ export class DocumentsController {
   @Post()
   async upload(@Req() request: PlatformRequest, @Res({ passthrough: true }) response: Response): Promise<DocumentView> {
     if (!request.is('multipart/form-data')) {
-      throw new ValidationError([{ field: 'body', constraint: 'TYPE', message: 'POST /documents takes multipart/form-data with a file part' }]);
+      throw new ValidationError([{ field: 'body', constraint: {}, message: 'POST /documents takes multipart/form-data with a file part' }]);
     }
     await new Promise<void>((resolve, reject) => upload(request, response, (error: unknown) => (error ? reject(uploadError(error)) : resolve())));
     const { value, errors } = checkBody(DocumentFieldsDto, { ...(request.body ?? {}) });
     if (!hasErrorAt(errors, 'documentHolder') && !parseId('Customer', value.documentHolder)) {
-      errors.push({ field: 'documentHolder', constraint: 'FORMAT', message: 'documentHolder must be a Customer:<uuid> id' });
+      errors.push({ field: 'documentHolder', constraint: { format: 'Customer-id' }, message: 'documentHolder must be a Customer:<uuid> id' });
     }
     errors.push(...fileErrors(request.file));
     throwIfAny(errors);
@@ -82,7 +82,8 @@ export class DocumentsController {
 
   @Get(':documentId')
   async get(@Req() request: PlatformRequest, @Param('documentId') documentId: string): Promise<DocumentView> {
-    requirePathId('Document', 'documentId', documentId);
+    // The reference declares no 400 here: an id that cannot name a document is not found.
+    if (!parseId('Document', documentId)) throw documentNotFound();
     const view = await this.query.findDocument(request.platform.platformId, documentId);
     if (!view) throw documentNotFound();
     return view;
@@ -90,14 +91,14 @@ export class DocumentsController {
 }
 
 function fileErrors(file: Express.Multer.File | undefined): FieldError[] {
-  if (!file) return [{ field: 'file', constraint: 'REQUIRED', message: 'file is required (a JPEG, PNG or PDF part named "file")' }];
-  if (file.size === 0) return [{ field: 'file', constraint: 'MIN_LENGTH', message: 'file is empty' }];
+  if (!file) return [{ field: 'file', constraint: {}, message: 'file is required (a JPEG, PNG or PDF part named "file")' }];
+  if (file.size === 0) return [{ field: 'file', constraint: {}, message: 'file is empty' }];
   const matches = ACCEPTED_TYPES[file.mimetype];
   if (!matches) {
-    return [{ field: 'file', constraint: 'FORMAT', message: `file type ${file.mimetype || 'unknown'} is not accepted; send a JPEG, PNG or PDF` }];
+    return [{ field: 'file', constraint: {}, message: `file type ${file.mimetype || 'unknown'} is not accepted; send a JPEG, PNG or PDF` }];
   }
   if (!matches(file.buffer)) {
-    return [{ field: 'file', constraint: 'FORMAT', message: `file content is not a valid ${file.mimetype} file` }];
+    return [{ field: 'file', constraint: {}, message: `file content is not a valid ${file.mimetype} file` }];
   }
   return [];
 }
@@ -106,17 +107,17 @@ function uploadError(error: unknown): ValidationError {
   const code = (error as { code?: string }).code;
   switch (code) {
     case 'LIMIT_FILE_SIZE':
-      return new ValidationError([{ field: 'file', constraint: 'MAX_LENGTH', message: `file must be at most ${MAX_DOCUMENT_BYTES / (1024 * 1024)} MB` }]);
+      return new ValidationError([{ field: 'file', constraint: {}, message: `file must be at most ${MAX_DOCUMENT_BYTES / (1024 * 1024)} MB` }]);
     case 'LIMIT_UNEXPECTED_FILE':
       return new ValidationError([
-        { field: (error as { field?: string }).field ?? 'file', constraint: 'UNKNOWN_FIELD', message: 'Only one file part, named "file", is accepted' },
+        { field: (error as { field?: string }).field ?? 'file', constraint: {}, message: 'Only one file part, named "file", is accepted' },
       ]);
     case 'LIMIT_FIELD_VALUE':
     case 'LIMIT_FIELD_COUNT':
     case 'LIMIT_PART_COUNT':
     case 'LIMIT_FIELD_KEY':
-      return new ValidationError([{ field: (error as { field?: string }).field ?? 'body', constraint: 'MAX_LENGTH', message: 'A form field is too large or there are too many' }]);
+      return new ValidationError([{ field: (error as { field?: string }).field ?? 'body', constraint: {}, message: 'A form field is too large or there are too many' }]);
     default:
-      return new ValidationError([{ field: 'body', constraint: 'FORMAT', message: 'The multipart body is malformed' }]);
+      return new ValidationError([{ field: 'body', constraint: {}, message: 'The multipart body is malformed' }]);
   }
 }

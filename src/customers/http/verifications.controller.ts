@@ -10,11 +10,11 @@ import { CustomersService } from '../customers.service';
 import { VerificationView } from '../queries/customer.view';
 import { CustomersQuery } from '../queries/customers.query';
 import { SubmitVerificationDto } from './customers.dto';
-import { requirePathId } from '../../shared/validation/path-ids';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
-const VERIFICATION_STATUSES = ['RESOLVE_ERRORS', 'PENDING_MANUAL_REVIEW', 'APPROVED', 'REJECTED'] as const;
+/** The reference's VerificationStatus (the sandbox never produces IN_PROGRESS or READY_FOR_VERIFICATION). */
+const VERIFICATION_STATUSES = ['RESOLVE_ERRORS', 'PENDING_MANUAL_REVIEW', 'IN_PROGRESS', 'APPROVED', 'REJECTED', 'READY_FOR_VERIFICATION'] as const;
 
 /** `POST /verifications` (submit a customer for KYC/KYB), `GET /verifications[/{id}]`. */
 @Controller('verifications')
@@ -29,7 +29,7 @@ export class VerificationsController {
   async submit(@Req() request: PlatformRequest, @Body() body: unknown): Promise<VerificationView> {
     const { value, errors } = checkBody(SubmitVerificationDto, body);
     if (!hasErrorAt(errors, 'customerId') && !parseId('Customer', value.customerId)) {
-      errors.push({ field: 'customerId', constraint: 'FORMAT', message: 'customerId must be a Customer:<uuid> id' });
+      errors.push({ field: 'customerId', constraint: { format: 'Customer-id' }, message: 'customerId must be a Customer:<uuid> id' });
     }
     throwIfAny(errors);
     return this.customers.submitVerification(request.platform.platformId, value.customerId);
@@ -46,7 +46,8 @@ export class VerificationsController {
 
   @Get(':verificationId')
   async get(@Req() request: PlatformRequest, @Param('verificationId') verificationId: string): Promise<VerificationView> {
-    requirePathId('Verification', 'verificationId', verificationId);
+    // The reference declares no 400 here: an id that cannot name a verification is not found.
+    if (!parseId('Verification', verificationId)) throw verificationNotFound();
     const view = await this.query.findVerification(request.platform.platformId, verificationId);
     if (!view) throw verificationNotFound();
     return view;

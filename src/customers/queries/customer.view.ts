@@ -1,31 +1,76 @@
 import { RecordedEvent } from '../../infra/event-store/event-store.port';
+import { beneficialOwnerId } from '../domain/customer/beneficial-owner-id';
 import { CustomerRecord, CustomerState, customerDecider, VerificationRecord } from '../domain/customer/customer.decider';
-import { Address, BusinessInfo, CustomerEvent, DocumentRecord, KybStatus, KycStatus, VerificationError, VerificationStatus } from '../domain/customer/customer.events';
+import {
+  Address,
+  BeneficialOwner,
+  BusinessInfo,
+  CustomerEvent,
+  DocumentRecord,
+  EndUserTermsConsent,
+  IndividualEdd,
+  KybStatus,
+  KycStatus,
+  VerificationError,
+  VerificationStatus,
+} from '../domain/customer/customer.events';
 
-/** A customer exactly as `GET /customers/{id}` returns it. */
+/**
+ * A customer exactly as `GET /customers/{id}` returns it (the reference's IndividualCustomer or
+ * BusinessCustomer). Null fields are dropped on the wire (src/infra/http/wire-json.ts).
+ */
 interface CustomerViewBase {
   id: string;
   platformCustomerId: string;
   umaAddress: string;
   region: string | null;
+  currencies?: string[];
   email: string | null;
   phoneNumber: string | null;
   address: Address | null;
+  endUserTermsConsent?: EndUserTermsConsent;
   isDeleted: boolean;
   createdAt: string;
   updatedAt: string;
 }
 
-export interface IndividualCustomerView extends CustomerViewBase {
+/**
+ * An INDIVIDUAL customer.
+ * @example
+ * {
+ *   "id": "Customer:019a2a17-5758-7d2e-8b1f-6c3e9a0d4f21",
+ *   "platformCustomerId": "user-48213",
+ *   "umaAddress": "$jane.doe@pay.example.com",
+ *   "region": "US",
+ *   "currencies": ["USD", "USDC"],
+ *   "email": "jane.doe@example.com",
+ *   "phoneNumber": "+14155550123",
+ *   "address": { "line1": "500 Market Street", "line2": "Apt 12", "city": "San Francisco", "state": "CA", "postalCode": "94105", "country": "US" },
+ *   "isDeleted": false,
+ *   "createdAt": "2025-10-28T09:12:44.120Z",
+ *   "updatedAt": "2025-10-28T09:15:02.871Z",
+ *   "customerType": "INDIVIDUAL",
+ *   "fullName": "Jane Doe",
+ *   "birthDate": "1990-04-17",
+ *   "nationality": "US",
+ *   "kycStatus": "APPROVED"
+ * }
+ */
+export interface IndividualCustomerView extends CustomerViewBase, IndividualEdd {
   customerType: 'INDIVIDUAL';
   fullName: string | null;
   birthDate: string | null;
   nationality: string | null;
-  taxIdType: string | null;
+  idType?: string;
+  countryOfIssuance?: string;
   kycStatus: KycStatus;
 }
 
 export interface BeneficialOwnerView {
+  id: string;
+  customerId: string;
+  roles: string[];
+  ownershipPercentage: number | null;
   personalInfo: {
     firstName: string | null;
     middleName: string | null;
@@ -36,20 +81,58 @@ export interface BeneficialOwnerView {
     phoneNumber: string | null;
     address: Address | null;
     idType: string | null;
+    /** Masked: only the last 4 characters are shown. */
+    identifier: string | null;
+    countryOfIssuance?: string;
   };
-  roles: string[];
-  ownershipPercentage: number | null;
   kycStatus: KycStatus;
+  createdAt: string;
+  updatedAt: string;
 }
 
+/** The reference's BusinessInfoResponse: `incorporatedOn` is stored as `incorporationDate`. */
+export type BusinessInfoView = Omit<BusinessInfo, 'incorporationDate'> & { incorporatedOn?: string };
+
+/**
+ * A BUSINESS customer, with its beneficial owners (identifiers masked).
+ * @example
+ * {
+ *   "id": "Customer:019a2a19-8c41-7a0e-b5d3-7e2f1c9a6b04",
+ *   "platformCustomerId": "org-1207",
+ *   "umaAddress": "$acme@pay.example.com",
+ *   "region": "US",
+ *   "email": "finance@acme.example.com",
+ *   "isDeleted": false,
+ *   "createdAt": "2025-10-28T09:15:10.977Z",
+ *   "updatedAt": "2025-10-28T09:15:10.977Z",
+ *   "customerType": "BUSINESS",
+ *   "businessInfo": { "legalName": "Acme Widgets LLC", "registrationNumber": "5543210", "taxId": "84-1234567", "entityType": "LLC", "country": "US", "incorporatedOn": "2016-03-01" },
+ *   "beneficialOwners": [
+ *     {
+ *       "id": "BeneficialOwner:019a2a19-8c41-7f12-9d8a-33b0e6c2a9f5",
+ *       "customerId": "Customer:019a2a19-8c41-7a0e-b5d3-7e2f1c9a6b04",
+ *       "roles": ["UBO", "DIRECTOR"],
+ *       "ownershipPercentage": 60,
+ *       "personalInfo": { "firstName": "Maria", "lastName": "Lopez", "birthDate": "1981-09-02", "nationality": "US", "idType": "SSN", "identifier": "*******4321" },
+ *       "kycStatus": "APPROVED",
+ *       "createdAt": "2025-10-28T09:15:10.977Z",
+ *       "updatedAt": "2025-10-28T09:15:10.977Z"
+ *     }
+ *   ],
+ *   "kybStatus": "PENDING"
+ * }
+ */
 export interface BusinessCustomerView extends CustomerViewBase {
   customerType: 'BUSINESS';
-  businessInfo: BusinessInfo;
+  businessInfo: BusinessInfoView;
   beneficialOwners: BeneficialOwnerView[];
   kybStatus: KybStatus;
 }
 
 export type CustomerView = IndividualCustomerView | BusinessCustomerView;
+
+/** The reference's IdentificationType: older events may hold other values, which are not shown. */
+const IDENTIFICATION_TYPES = ['SSN', 'ITIN', 'EIN', 'NON_US_TAX_ID'];
 
 export interface VerificationView {
   id: string;
@@ -75,7 +158,7 @@ export interface DocumentView {
   updatedAt: string;
 }
 
-/** The GET view of a customer state (write-only fields such as tax identifiers are left out). */
+/** The GET view of a customer state (write-only fields such as identifiers are left out). */
 export function customerView(state: { status: 'active' | 'deleted' } & CustomerRecord): CustomerView {
   const profile = state.profile;
   const base: CustomerViewBase = {
@@ -83,9 +166,11 @@ export function customerView(state: { status: 'active' | 'deleted' } & CustomerR
     platformCustomerId: state.platformCustomerId,
     umaAddress: state.umaAddress,
     region: profile.region,
+    ...(profile.currencies ? { currencies: profile.currencies } : {}),
     email: profile.email,
     phoneNumber: profile.phoneNumber,
     address: profile.address,
+    ...(profile.endUserTermsConsent ? { endUserTermsConsent: profile.endUserTermsConsent } : {}),
     isDeleted: state.status === 'deleted',
     createdAt: state.createdAt,
     updatedAt: state.updatedAt,
@@ -97,20 +182,47 @@ export function customerView(state: { status: 'active' | 'deleted' } & CustomerR
       fullName: profile.fullName,
       birthDate: profile.birthDate,
       nationality: profile.nationality,
-      taxIdType: profile.taxIdType,
+      ...(profile.taxIdType && IDENTIFICATION_TYPES.includes(profile.taxIdType) ? { idType: profile.taxIdType } : {}),
+      ...(profile.countryOfIssuance ? { countryOfIssuance: profile.countryOfIssuance } : {}),
+      ...(profile.edd ?? {}),
       kycStatus: state.kycStatus ?? 'UNVERIFIED',
     };
   }
   return {
     ...base,
     customerType: 'BUSINESS',
-    businessInfo: profile.businessInfo ?? { legalName: '', registrationNumber: null, taxId: null, incorporationDate: null, entityType: null },
-    beneficialOwners: profile.beneficialOwners.map((owner) => {
-      const { identifier: _identifier, ...personalInfo } = owner.personalInfo;
-      return { personalInfo, roles: owner.roles, ownershipPercentage: owner.ownershipPercentage, kycStatus: owner.kycStatus };
-    }),
+    businessInfo: businessInfoView(profile.businessInfo),
+    beneficialOwners: profile.beneficialOwners.map((owner, index) => beneficialOwnerView(state, owner, index)),
     kybStatus: state.kybStatus ?? 'UNVERIFIED',
   };
+}
+
+function businessInfoView(info: BusinessInfo | null): BusinessInfoView {
+  if (!info) return { legalName: '', registrationNumber: null, taxId: null, entityType: null };
+  const { incorporationDate, ...rest } = info;
+  return { ...rest, ...(incorporationDate ? { incorporatedOn: incorporationDate } : {}) };
+}
+
+/** Owners stored before they had ids or creation times show derived ones (see beneficialOwnerId). */
+function beneficialOwnerView(state: CustomerRecord, owner: BeneficialOwner, index: number): BeneficialOwnerView {
+  const { identifier, countryOfIssuance, ...personalInfo } = owner.personalInfo;
+  const createdAt = owner.createdAt ?? state.createdAt;
+  return {
+    id: beneficialOwnerId(state.customerId, owner, index),
+    customerId: state.customerId,
+    roles: owner.roles,
+    ownershipPercentage: owner.ownershipPercentage,
+    personalInfo: { ...personalInfo, identifier: identifier === null ? null : maskIdentifier(identifier), ...(countryOfIssuance ? { countryOfIssuance } : {}) },
+    kycStatus: owner.kycStatus,
+    createdAt,
+    updatedAt: owner.updatedAt ?? createdAt,
+  };
+}
+
+/** `123-45-6789` -> `*******6789`: enough to tell owners apart, not enough to reuse. */
+export function maskIdentifier(identifier: string): string {
+  const shown = identifier.length > 4 ? identifier.slice(-4) : '';
+  return '*'.repeat(identifier.length - shown.length) + shown;
 }
 
 export function verificationView(customerId: string, record: VerificationRecord): VerificationView {

@@ -10,9 +10,18 @@ import { CustomerView, DocumentView, VerificationView } from './customer.view';
 export interface CustomerFilters {
   platformCustomerId?: string;
   customerType?: CustomerType;
-  kycStatus?: KycStatus;
-  kybStatus?: KybStatus;
+  /** Inclusive bounds, ISO instants. */
+  createdAfter?: string;
+  createdBefore?: string;
+  updatedAfter?: string;
+  updatedBefore?: string;
   region?: string;
+  /** Customers whose `currencies` include it; customers created without `currencies` use the platform's and match any. */
+  currency?: string;
+  umaAddress?: string;
+  /** The reference's KycStatus/KybStatus (HOLD included, though the sandbox never sets it). */
+  kycStatus?: KycStatus | 'HOLD';
+  kybStatus?: KybStatus | 'HOLD';
   email?: string;
   includeDeleted?: boolean;
 }
@@ -100,7 +109,13 @@ export class CustomersQuery {
     if (filters.customerType !== undefined) add('customer_type = ?', filters.customerType);
     if (filters.kycStatus !== undefined) add('kyc_status = ?', filters.kycStatus);
     if (filters.kybStatus !== undefined) add('kyb_status = ?', filters.kybStatus);
+    if (filters.createdAfter !== undefined) add('created_at >= ?::timestamptz', filters.createdAfter);
+    if (filters.createdBefore !== undefined) add('created_at <= ?::timestamptz', filters.createdBefore);
+    if (filters.updatedAfter !== undefined) add('updated_at >= ?::timestamptz', filters.updatedAfter);
+    if (filters.updatedBefore !== undefined) add('updated_at <= ?::timestamptz', filters.updatedBefore);
     if (filters.region !== undefined) add('region = ?', filters.region);
+    if (filters.currency !== undefined) add('(currencies IS NULL OR ? = ANY(currencies))', filters.currency);
+    if (filters.umaAddress !== undefined) add('lower(uma_address) = lower(?)', filters.umaAddress);
     if (filters.email !== undefined) add('lower(email) = lower(?)', filters.email);
     if (!filters.includeDeleted) conditions.push('NOT is_deleted');
     const where = conditions.join(' AND ');

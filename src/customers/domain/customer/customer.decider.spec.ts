@@ -86,7 +86,7 @@ describe('customer decider', () => {
     const data = event.data as { verificationStatus: string; errors: Array<{ type: string; field?: string }> };
     expect(data.verificationStatus).toBe('RESOLVE_ERRORS');
     expect(data.errors.map((error) => error.field ?? error.type)).toEqual([
-      'birthDate', 'nationality', 'taxIdType', 'taxIdentifier', 'address', 'MISSING_IDENTITY_DOCUMENT',
+      'birthDate', 'nationality', 'idType', 'identifier', 'address', 'MISSING_IDENTITY_DOCUMENT',
     ]);
   });
 
@@ -140,7 +140,29 @@ describe('customer decider', () => {
     const data = event.data as { verificationStatus: string; errors: Array<{ type: string; field?: string }> };
     expect(data.verificationStatus).toBe('RESOLVE_ERRORS');
     expect(data.errors.map((error) => error.field ?? error.type)).toEqual([
-      'businessInfo.taxId', 'address', 'MISSING_BENEFICIAL_OWNER', 'MISSING_LEGAL_PRESENCE_DOCUMENT',
+      'businessInfo.country', 'businessInfo.incorporatedOn', 'businessInfo.taxId', 'address', 'MISSING_BENEFICIAL_OWNER',
+      'MISSING_LEGAL_PRESENCE_DOCUMENT',
     ]);
+  });
+
+  it('business CHECK_REQUIREMENTS: an owner stored before owners were complete is named by its (derived) id', () => {
+    const legacyOwner: BeneficialOwner = {
+      personalInfo: { firstName: null, middleName: null, lastName: 'Old', birthDate: null, nationality: 'US', email: null, phoneNumber: null, address: address, idType: 'SSN', identifier: '1' },
+      roles: [], ownershipPercentage: null, kycStatus: 'UNVERIFIED',
+    };
+    const profile = { ...emptyProfile, businessInfo: { legalName: 'Acme', registrationNumber: 'R-001', taxId: null, incorporationDate: null, entityType: null }, beneficialOwners: [legacyOwner] };
+    const [event] = when(given(created(profile, 'BUSINESS', 'UNVERIFIED')), submit());
+    const ownerErrors = (event.data as { errors: Array<{ resourceId: string; field?: string }> }).errors.filter((error) => error.resourceId !== CUSTOMER);
+    expect(ownerErrors.map((error) => error.field)).toEqual(['personalInfo.firstName', 'personalInfo.birthDate', 'ownershipPercentage']);
+    expect(new Set(ownerErrors.map((error) => error.resourceId))).toEqual(new Set([expect.stringMatching(/^BeneficialOwner:[0-9a-f-]{36}$/)]));
+  });
+
+  it('UpdateCustomer moves the UMA address (alone or with changes); the same address is no change', () => {
+    const state = given(created(completeIndividual, 'INDIVIDUAL', 'APPROVED'));
+    expect(when(state, { type: 'UpdateCustomer', changes: {}, umaAddress: '$pc1@x.test', now: NOW })).toEqual([]);
+    const moved = when(state, { type: 'UpdateCustomer', changes: { currencies: ['USD'] }, umaAddress: '$new@x.test', now: NOW });
+    expect(moved).toEqual([{ type: 'CustomerUpdated', data: { ...ref, changes: { currencies: ['USD'] }, umaAddress: '$new@x.test', updatedAt: NOW } }]);
+    const after = given([...created(completeIndividual, 'INDIVIDUAL', 'APPROVED'), ...moved]);
+    expect(after.status === 'active' && after.umaAddress).toBe('$new@x.test');
   });
 });

@@ -62,7 +62,13 @@ export type CustomerCommand =
       initialKycStatus: KycStatus;
       now: string;
     }
-  | { type: 'UpdateCustomer'; changes: Partial<CustomerProfile>; now: string }
+  | {
+      type: 'UpdateCustomer';
+      changes: Partial<CustomerProfile>;
+      /** A new UMA address whose key the service has already claimed. */
+      umaAddress?: string;
+      now: string;
+    }
   | { type: 'DeleteCustomer'; now: string }
   | { type: 'UploadDocument'; document: DocumentRecord }
   | { type: 'SubmitVerification'; verificationId: string; scenario: VerificationScenario; now: string };
@@ -123,8 +129,20 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEv
           if (value === undefined) continue;
           if (JSON.stringify(state.profile[key]) !== JSON.stringify(value)) (changes as Record<string, unknown>)[key] = value;
         }
-        if (Object.keys(changes).length === 0) return [];
-        return [{ type: 'CustomerUpdated', data: { customerId: state.customerId, platformId: state.platformId, changes, updatedAt: command.now } }];
+        const umaAddress = command.umaAddress !== undefined && command.umaAddress !== state.umaAddress ? command.umaAddress : undefined;
+        if (Object.keys(changes).length === 0 && umaAddress === undefined) return [];
+        return [
+          {
+            type: 'CustomerUpdated',
+            data: {
+              customerId: state.customerId,
+              platformId: state.platformId,
+              changes,
+              ...(umaAddress !== undefined ? { umaAddress } : {}),
+              updatedAt: command.now,
+            },
+          },
+        ];
       }
 
       case 'DeleteCustomer': {
@@ -177,7 +195,12 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEv
         };
       case 'CustomerUpdated':
         if (state.status === 'none') return state;
-        return { ...state, profile: { ...state.profile, ...event.data.changes }, updatedAt: event.data.updatedAt };
+        return {
+          ...state,
+          umaAddress: event.data.umaAddress ?? state.umaAddress,
+          profile: { ...state.profile, ...event.data.changes },
+          updatedAt: event.data.updatedAt,
+        };
       case 'CustomerDeleted':
         if (state.status === 'none') return state;
         return { ...state, status: 'deleted', deletedAt: event.data.deletedAt, updatedAt: event.data.deletedAt };
@@ -187,10 +210,10 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEv
       case 'CustomerKybStatusChanged': {
         if (state.status === 'none') return state;
         const statuses = event.data.beneficialOwnerKycStatuses;
-        const beneficialOwners = state.profile.beneficialOwners.map((owner, index) => ({
-          ...owner,
-          kycStatus: statuses[index] ?? owner.kycStatus,
-        }));
+        const beneficialOwners = state.profile.beneficialOwners.map((owner, index) => {
+          const kycStatus = statuses[index] ?? owner.kycStatus;
+          return kycStatus === owner.kycStatus ? owner : { ...owner, kycStatus, updatedAt: event.data.changedAt };
+        });
         return {
           ...state,
           kybStatus: event.data.kybStatus,

@@ -11,18 +11,63 @@ export type VerificationStatus = 'RESOLVE_ERRORS' | 'PENDING_MANUAL_REVIEW' | 'A
 export type Address = {
   line1: string;
   line2: string | null;
-  city: string;
+  city: string | null;
   state: string | null;
   postalCode: string;
   country: string;
 };
 
+/**
+ * The business's details. `incorporationDate` is the stored name of the reference's
+ * `incorporatedOn` (events keep their names; the view maps it). The fields after `entityType`
+ * came with the reference's BusinessInfo and are absent from older events.
+ */
 export type BusinessInfo = {
   legalName: string;
   registrationNumber: string | null;
   taxId: string | null;
   incorporationDate: string | null;
   entityType: string | null;
+  doingBusinessAs?: string | null;
+  /** Country of incorporation (ISO 3166-1 alpha-2). */
+  country?: string | null;
+  countriesOfOperation?: string[] | null;
+  businessType?: string | null;
+  purposeOfAccount?: string | null;
+  sourceOfFunds?: string | null;
+  expectedMonthlyTransactionCount?: string | null;
+  expectedMonthlyTransactionVolume?: string | null;
+  expectedRecipientJurisdictions?: string[] | null;
+  naicsCode?: string | null;
+  sourceOfFundsCategories?: string[] | null;
+  sourceOfFundsOtherDescription?: string | null;
+  purposeOfAccountOtherDescription?: string | null;
+  expectedCounterpartyCountries?: string[] | null;
+  primaryContactFirstName?: string | null;
+  primaryContactLastName?: string | null;
+};
+
+/** An individual's enhanced due diligence answers (the reference's CustomerEdd), all optional. */
+export type IndividualEdd = {
+  sourceOfFundsCategories?: string[];
+  sourceOfFundsOtherDescription?: string;
+  sourceOfWealthCategories?: string[];
+  sourceOfWealthOtherDescription?: string;
+  purposeOfAccount?: string;
+  purposeOfAccountOtherDescription?: string;
+  expectedMonthlyTransactionCount?: string;
+  expectedMonthlyTransactionVolume?: string;
+  annualIncomeRange?: string;
+  netWorthRange?: string;
+  pepStatus?: string;
+};
+
+/** The end user's acceptance of the terms, as the platform recorded it. */
+export type EndUserTermsConsent = {
+  acceptedAt: string;
+  ipAddress: string;
+  termsVersion: string;
+  acceptanceMethod: string;
 };
 
 export type BeneficialOwnerPersonalInfo = {
@@ -35,15 +80,24 @@ export type BeneficialOwnerPersonalInfo = {
   phoneNumber: string | null;
   address: Address | null;
   idType: string | null;
-  /** Write-only: kept for verification, never returned. */
+  /** Returned masked (all but the last 4 characters hidden). */
   identifier: string | null;
+  countryOfIssuance?: string | null;
 };
 
+/**
+ * `id` and `createdAt` are assigned when the owner is added (creation or a PATCH that replaces
+ * the owners); older events lack them and the view derives them (see customer.view.ts).
+ */
 export type BeneficialOwner = {
+  id?: string;
+  createdAt?: string;
   personalInfo: BeneficialOwnerPersonalInfo;
   roles: string[];
   ownershipPercentage: number | null;
   kycStatus: KycStatus;
+  /** Last KYC status change (state only, set by the fold). */
+  updatedAt?: string;
 };
 
 /** Every field a platform may set on a customer (creation and PATCH). Absent = unchanged. */
@@ -55,11 +109,17 @@ export type CustomerProfile = {
   fullName: string | null;
   birthDate: string | null;
   nationality: string | null;
+  /** The reference's `idType` (IdentificationType); SPEC.md calls it `taxIdType`. */
   taxIdType: string | null;
-  /** Write-only: kept for verification, never returned. */
+  /** The reference's `identifier`. Write-only: kept for verification, never returned. */
   taxIdentifier: string | null;
   businessInfo: BusinessInfo | null;
   beneficialOwners: BeneficialOwner[];
+  /** Fields below came with the reference's customer shape; absent from older events. */
+  countryOfIssuance?: string | null;
+  currencies?: string[] | null;
+  endUserTermsConsent?: EndUserTermsConsent | null;
+  edd?: IndividualEdd | null;
 };
 
 export type VerificationError = {
@@ -99,7 +159,14 @@ export type CustomerCreated = {
 
 export type CustomerUpdated = {
   type: 'CustomerUpdated';
-  data: { customerId: string; platformId: string; changes: Partial<CustomerProfile>; updatedAt: string };
+  data: {
+    customerId: string;
+    platformId: string;
+    changes: Partial<CustomerProfile>;
+    /** Set when the PATCH moved the customer to a new UMA address (its key was claimed first). */
+    umaAddress?: string;
+    updatedAt: string;
+  };
 };
 
 export type CustomerDeleted = {
