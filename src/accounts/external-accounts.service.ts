@@ -6,29 +6,38 @@ import { EventStoreService } from '../infra/event-store/event-store.service';
 import { newId, streamNameFor } from '../infra/ids';
 import { beneficiaryCheck, pendingCheckOutcome } from '../sandbox/beneficiary-checks';
 import { ScaChallenges, sequenceIdOfFirstChallenge } from '../sca/sca-challenges.service';
+import { ProofFields } from '../sca/sca-proofs';
 import { ScaCustomers } from '../sca/sca-customers';
 import { scaNotRequired } from '../sca/sca.errors';
 import { ExternalAccountCommand, ExternalAccountState, externalAccountDecider, externalAccountNotFound } from './domain/external-account/external-account.decider';
-import { AccountInfo, TrustAction } from './domain/external-account/external-account.events';
+import { AccountInfo, TrustAction, beneficiaryName } from './domain/external-account/external-account.events';
 import { ExternalAccountView, externalAccountView } from './queries/external-account.view';
 
 export interface NewExternalAccount {
   customerId: string;
   currency: string;
   platformAccountId: string | null;
+  ownershipType?: 'FIRST_PARTY' | 'THIRD_PARTY';
+  defaultUmaDepositAccount?: boolean;
   accountInfo: AccountInfo;
   primaryIdentifier: string;
+}
+
+/** What a trust confirmation carries: the proof, and the challenge the caller answers (if it says). */
+export interface TrustConfirmation {
+  challengeId: string | null;
+  proof: ProofFields;
 }
 
 export interface TrustStart {
   externalAccountId: string;
   action: TrustAction;
+  /** The reference's ScaChallenge; a trust step has no `purpose`, so it is omitted. */
   scaChallenge: {
     id: string;
     expiresAt: string;
     factor: 'SMS_OTP';
     availableFactors: Array<'SMS_OTP'>;
-    purpose: null;
   };
 }
 
@@ -44,13 +53,16 @@ export class ExternalAccountsService {
   ) {}
 
   async create(platformId: string, input: NewExternalAccount, primaryField: string): Promise<ExternalAccountView> {
+    // The reference declares neither 404 nor 410 on create: the customerId is a bad field.
     const customer = await this.customers.findById(platformId, input.customerId);
-    if (!customer) throw new DomainError('USER_NOT_FOUND', 'Customer not found');
-    if (customer.isDeleted) throw new DomainError('CUSTOMER_DELETED', 'The customer was deleted');
-    const beneficiaryName = input.accountInfo.beneficiary?.fullName ?? null;
-    const check = this.config.mode === 'sandbox' ? beneficiaryCheck(input.primaryIdentifier, beneficiaryName) : null;
+    if (!customer || customer.isDeleted) {
+      const message = customer ? 'The customer was deleted' : 'No such customer';
+      throw new ValidationError([{ field: 'customerId', constraint: {}, message }]);
+    }
+    const name = beneficiaryName(input.accountInfo.beneficiary);
+    const check = this.config.mode === 'sandbox' ? beneficiaryCheck(input.primaryIdentifier, name) : null;
     if (check?.kind === 'INVALID_ACCOUNT') {
-      const errors: FieldError[] = [{ field: primaryField, constraint: 'FORMAT', message: 'The receiving institution reports this account as invalid' }];
+      const errors: FieldError[] = [{ field: primaryField, constraint: {}, message: 'The receiving institution reports this account as invalid' }];
       throw new ValidationError(errors, 'INVALID_BANK_ACCOUNT', 'The account cannot receive payments');
     }
     const externalAccountId = newId('ExternalAccount');
@@ -62,6 +74,8 @@ export class ExternalAccountsService {
         customerId: input.customerId,
         currency: input.currency,
         platformAccountId: input.platformAccountId,
+        ...(input.ownershipType ? { ownershipType: input.ownershipType } : {}),
+        ...(input.defaultUmaDepositAccount !== undefined ? { defaultUmaDepositAccount: input.defaultUmaDepositAccount } : {}),
         accountInfo: input.accountInfo,
         primaryIdentifier: input.primaryIdentifier,
         beneficiaryVerification:
@@ -79,7 +93,7 @@ export class ExternalAccountsService {
   async resolvePendingBeneficiaryCheck(externalAccountId: string): Promise<void> {
     const { state } = await this.events.load(streamNameFor(externalAccountId), externalAccountDecider);
     if (state.status !== 'active' || state.beneficiaryVerification?.status !== 'PENDING') return;
-    const outcome = pendingCheckOutcome(state.accountInfo.beneficiary?.fullName ?? null);
+    const outcome = pendingCheckOutcome(beneficiaryName(state.accountInfo.beneficiary));
     await this.events.handle(streamNameFor(externalAccountId), externalAccountDecider, {
       type: 'ResolveBeneficiaryVerification',
       status: outcome.status,
@@ -103,6 +117,15 @@ export class ExternalAccountsService {
     const { state } = await this.events.load(streamNameFor(externalAccountId), externalAccountDecider);
     assertOwned(state, platformId);
     if (!(await this.scaCustomers.appliesTo(platformId, state.customerId))) throw scaNotRequired();
+    return this.issueTrustChallenge(platformId, externalAccountId, action, state).catch(asDeclaredTrustError);
+  }
+
+  private async issueTrustChallenge(
+    platformId: string,
+    externalAccountId: string,
+    action: TrustAction,
+    state: Exclude<ExternalAccountState, { status: 'none' }>,
+  ): Promise<TrustStart> {
     const now = new Date().toISOString();
     // Refuse an impossible change before any challenge is issued.
     externalAccountDecider.decide({ type: 'StartTrustChange', action, challengeId: '', expiresAt: now, now }, state);
@@ -123,11 +146,11 @@ export class ExternalAccountsService {
     return {
       externalAccountId,
       action,
-      scaChallenge: { id: challengeId, expiresAt, factor: 'SMS_OTP', availableFactors: ['SMS_OTP'], purpose: null },
+      scaChallenge: { id: challengeId, expiresAt, factor: 'SMS_OTP', availableFactors: ['SMS_OTP'] },
     };
   }
 
-  async confirmTrustChange(platformId: string, externalAccountId: string, action: TrustAction, code: string): Promise<ExternalAccountView> {
+  async confirmTrustChange(platformId: string, externalAccountId: string, action: TrustAction, confirmation: TrustConfirmation): Promise<ExternalAccountView> {
     const { state } = await this.events.load(streamNameFor(externalAccountId), externalAccountDecider);
     assertOwned(state, platformId);
     const challenge = state.pendingChallenge;
@@ -136,19 +159,40 @@ export class ExternalAccountsService {
       externalAccountDecider.decide({ type: 'ConfirmTrustChange', action, proofAccepted: true, now: new Date().toISOString() }, state);
       throw new DomainError('CONFLICT', 'No trust ceremony is in progress', { reason: 'NO_PENDING_CHALLENGE' });
     }
-    await this.scaChallenges.authorize({
-      platformId,
-      sequenceId: sequenceIdOfFirstChallenge(challenge.challengeId),
-      proof: { code },
-      endUserIpAddress: null,
-      requireSession: false,
-    });
+    // A proof for another challenge (an older start, another ceremony) must not satisfy this one.
+    if (confirmation.challengeId !== null && confirmation.challengeId !== challenge.challengeId) {
+      throw new DomainError('CONFLICT', 'challengeId is not the challenge of the ceremony in progress', {
+        reason: 'CHALLENGE_MISMATCH',
+        challengeId: challenge.challengeId,
+      });
+    }
+    await this.scaChallenges
+      .authorize({
+        platformId,
+        sequenceId: sequenceIdOfFirstChallenge(challenge.challengeId),
+        proof: confirmation.proof,
+        endUserIpAddress: null,
+        requireSession: false,
+        expectedChallengeId: challenge.challengeId,
+      })
+      .catch(asDeclaredTrustError);
     const result = await this.events.handle(streamNameFor(externalAccountId), externalAccountDecider, (current): ExternalAccountCommand => {
       assertOwned(current, platformId);
       return { type: 'ConfirmTrustChange', action, proofAccepted: true, now: new Date().toISOString() };
     });
     return externalAccountView(active(result.state));
   }
+}
+
+/**
+ * The trust operations declare 400, 404 and 409 only: an SCA lock (423 ACCOUNT_LOCKED elsewhere)
+ * is a state conflict here, with the lock's details and its reason.
+ */
+function asDeclaredTrustError(error: unknown): never {
+  if (error instanceof DomainError && error.code === 'ACCOUNT_LOCKED') {
+    throw new DomainError('CONFLICT', error.message, { reason: 'ACCOUNT_LOCKED', ...(error.details ?? {}) });
+  }
+  throw error;
 }
 
 function assertOwned(state: ExternalAccountState, platformId: string): asserts state is Exclude<ExternalAccountState, { status: 'none' }> {

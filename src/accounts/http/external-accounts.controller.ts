@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { ApiBody } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { DomainError, FieldError, ValidationError } from '../../infra/domain/domain-error';
 import { Page } from '../../infra/http/pagination';
@@ -7,15 +8,28 @@ import { QueryReader } from '../../infra/http/query-params';
 import { Idempotent } from '../../infra/http/route-metadata';
 import { checkBody, hasErrorAt, throwIfAny } from '../../infra/http/validation';
 import { parseId } from '../../infra/ids';
-import { CURRENCY_CODES } from '../../shared/currencies';
-import { toAddress } from '../../shared/validation/address.dto';
 import { requirePathId } from '../../shared/validation/path-ids';
-import { EXTERNAL_ACCOUNT_TYPES, checkIdentifiers, currenciesFor, isExternalAccountType } from '../domain/external-account/account-identifiers';
+import {
+  EXTERNAL_ACCOUNT_TYPES,
+  ExternalAccountType,
+  beneficiaryRuleFor,
+  checkIdentifiers,
+  currencyConstraint,
+  holdsCurrency,
+  isExternalAccountType,
+} from '../domain/external-account/account-identifiers';
+import { externalAccountNotFound } from '../domain/external-account/external-account.decider';
 import { AccountInfo, Beneficiary, TrustAction } from '../domain/external-account/external-account.events';
 import { ExternalAccountsService, TrustStart } from '../external-accounts.service';
 import { ExternalAccountView } from '../queries/external-account.view';
 import { ExternalAccountsQuery } from '../queries/external-accounts.query';
-import { BeneficiaryDto, CreateExternalAccountDto, TrustConfirmDto } from './accounts.dto';
+import {
+  BusinessBeneficiaryDto,
+  CreateExternalAccountDto,
+  IndividualBeneficiaryDto,
+  TrustConfirmDto,
+  WalletIndividualBeneficiaryDto,
+} from './accounts.dto';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
@@ -29,19 +43,41 @@ export class ExternalAccountsController {
 
   @Post()
   @Idempotent()
+  @ApiBody({
+    schema: { $ref: '#/components/schemas/CreateExternalAccountDto' },
+    examples: {
+      euroIban: {
+        summary: 'A euro bank account of a third party, with the beneficiary to check',
+        value: {
+          customerId: 'Customer:019a2a17-5758-7d2e-8b1f-6c3e9a0d4f21',
+          currency: 'EUR',
+          platformAccountId: 'payee-77',
+          ownershipType: 'THIRD_PARTY',
+          accountInfo: {
+            accountType: 'EUR_ACCOUNT',
+            iban: 'DE89370400440532013000',
+            swiftCode: 'COBADEFFXXX',
+            paymentRails: ['SEPA_INSTANT', 'SEPA'],
+            beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Lukas Weber', nationality: 'DE', countryOfResidence: 'DE', address: { line1: 'Friedrichstrasse 123', city: 'Berlin', postalCode: '10117', country: 'DE' } },
+          },
+        },
+      },
+    },
+  })
   async create(@Req() request: PlatformRequest, @Body() body: unknown): Promise<ExternalAccountView> {
     const { value, errors } = checkBody(CreateExternalAccountDto, body);
     // A body that is not an object at all has one error (`body`) and nothing else to check.
     const isObjectBody = !hasErrorAt(errors, 'body');
     if (isObjectBody && !hasErrorAt(errors, 'customerId') && !parseId('Customer', value.customerId)) {
-      errors.push({ field: 'customerId', constraint: 'FORMAT', message: 'customerId must be a Customer:<uuid> id' });
+      errors.push({ field: 'customerId', constraint: { format: 'Customer-id' }, message: 'customerId must be a Customer:<uuid> id' });
     }
     const parsed = !isObjectBody || hasErrorAt(errors, 'accountInfo') ? null : parseAccountInfo(value.accountInfo, errors);
-    if (parsed && !hasErrorAt(errors, 'currency') && !currenciesFor(parsed.info.accountType).includes(value.currency)) {
+    if (parsed && !hasErrorAt(errors, 'currency') && !holdsCurrency(parsed.accountType, value.currency)) {
+      const constraint = currencyConstraint(parsed.accountType);
       errors.push({
         field: 'currency',
-        constraint: 'ENUM',
-        message: `${parsed.info.accountType} accounts hold ${currenciesFor(parsed.info.accountType).join(' or ')}`,
+        constraint,
+        message: constraint.enum ? `${parsed.accountType} accounts hold ${constraint.enum.join(' or ')}` : 'currency must be an ISO 4217 code',
       });
     }
     throwIfAny(errors);
@@ -54,6 +90,8 @@ export class ExternalAccountsController {
         customerId: value.customerId,
         currency: value.currency,
         platformAccountId: value.platformAccountId ?? null,
+        ownershipType: value.ownershipType,
+        defaultUmaDepositAccount: value.defaultUmaDepositAccount,
         accountInfo: parsed!.info,
         primaryIdentifier: parsed!.primaryIdentifier,
       },
@@ -64,7 +102,8 @@ export class ExternalAccountsController {
   @Get()
   async list(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>): Promise<Page<ExternalAccountView>> {
     const reader = new QueryReader(query, ['customerId', 'currency']);
-    const filters = { customerId: reader.id('customerId', 'Customer'), currency: reader.oneOf('currency', CURRENCY_CODES) };
+    // Any currency code filters: a code no account holds lists nothing (the reference types it as a string).
+    const filters = { customerId: reader.id('customerId', 'Customer'), currency: reader.string('currency', 8) };
     const page = reader.page('ExternalAccount');
     reader.done();
     return this.query.list(request.platform.platformId, filters, page);
@@ -72,16 +111,17 @@ export class ExternalAccountsController {
 
   @Get(':externalAccountId')
   async get(@Req() request: PlatformRequest, @Param('externalAccountId') id: string): Promise<ExternalAccountView> {
-    requirePathId('ExternalAccount', 'externalAccountId', id);
+    // The reference declares no 400 here: an id that cannot exist is simply not found.
+    if (!parseId('ExternalAccount', id)) throw externalAccountNotFound();
     const view = await this.query.findView(request.platform.platformId, id);
-    if (!view) throw new DomainError('NOT_FOUND', 'External account not found');
+    if (!view) throw externalAccountNotFound();
     return view;
   }
 
   @Delete(':externalAccountId')
   @HttpCode(204)
   async delete(@Req() request: PlatformRequest, @Param('externalAccountId') id: string): Promise<void> {
-    requirePathId('ExternalAccount', 'externalAccountId', id);
+    if (!parseId('ExternalAccount', id)) throw externalAccountNotFound();
     await this.accounts.delete(request.platform.platformId, id);
   }
 
@@ -112,7 +152,7 @@ export class ExternalAccountsController {
   private async start(request: PlatformRequest, id: string, body: unknown, action: TrustAction): Promise<TrustStart> {
     requirePathId('ExternalAccount', 'externalAccountId', id);
     if (body && typeof body === 'object' && Object.keys(body).length > 0) {
-      throwIfAny(Object.keys(body).map((field) => ({ field, constraint: 'UNKNOWN_FIELD' as const, message: `Unknown field ${field}` })));
+      throwIfAny(Object.keys(body).map((field) => ({ field, constraint: {}, message: `Unknown field ${field}` })));
     }
     return this.accounts.startTrustChange(request.platform.platformId, id, action);
   }
@@ -120,53 +160,99 @@ export class ExternalAccountsController {
   private async confirm(request: PlatformRequest, id: string, body: unknown, action: TrustAction): Promise<ExternalAccountView> {
     requirePathId('ExternalAccount', 'externalAccountId', id);
     const { value, errors } = checkBody(TrustConfirmDto, body);
+    if (!hasErrorAt(errors, 'body') && !hasErrorAt(errors, 'challengeId') && typeof value.challengeId === 'string' && !parseId('ScaChallenge', value.challengeId)) {
+      errors.push({ field: 'challengeId', constraint: { format: 'ScaChallenge-id' }, message: 'challengeId must be a ScaChallenge:<uuid> id' });
+    }
     throwIfAny(errors);
-    return this.accounts.confirmTrustChange(request.platform.platformId, id, action, value.code);
+    return this.accounts.confirmTrustChange(request.platform.platformId, id, action, {
+      challengeId: value.challengeId ?? null,
+      proof: {
+        ...(value.code != null ? { code: value.code } : {}),
+        ...(value.passkeyAssertion != null ? { passkeyAssertion: value.passkeyAssertion } : {}),
+        ...(value.origin != null ? { origin: value.origin } : {}),
+      },
+    });
   }
 }
 
 interface ParsedAccountInfo {
+  accountType: ExternalAccountType;
   info: AccountInfo;
   primaryIdentifier: string;
   primaryField: string;
   checksumErrors: FieldError[];
 }
 
-/** accountInfo: accountType, the type's identifier fields, optional paymentRails and beneficiary. */
+/** accountInfo: accountType, the type's identifier fields, optional paymentRails, its beneficiary. */
 function parseAccountInfo(raw: Record<string, unknown>, errors: FieldError[]): ParsedAccountInfo | null {
   const accountType = raw.accountType;
   if (accountType === undefined) {
-    errors.push({ field: 'accountInfo.accountType', constraint: 'REQUIRED', message: 'accountInfo.accountType is required' });
+    errors.push({ field: 'accountInfo.accountType', constraint: {}, message: 'accountInfo.accountType is required' });
     return null;
   }
   if (!isExternalAccountType(accountType)) {
-    errors.push({ field: 'accountInfo.accountType', constraint: 'ENUM', message: `accountInfo.accountType must be one of ${EXTERNAL_ACCOUNT_TYPES.join(', ')}` });
+    errors.push({ field: 'accountInfo.accountType', constraint: { enum: EXTERNAL_ACCOUNT_TYPES }, message: `accountInfo.accountType must be one of ${EXTERNAL_ACCOUNT_TYPES.join(', ')}` });
     return null;
   }
   const checked = checkIdentifiers(accountType, raw);
   errors.push(...checked.shapeErrors);
-  let beneficiary: Beneficiary | null = null;
-  if (raw.beneficiary !== undefined) {
-    const result = checkBody(BeneficiaryDto, raw.beneficiary, 'accountInfo.beneficiary');
-    errors.push(...result.errors);
-    if (result.errors.length === 0) {
-      const dto = result.value;
-      beneficiary = {
-        beneficiaryType: dto.beneficiaryType,
-        fullName: dto.fullName,
-        birthDate: dto.birthDate ?? null,
-        nationality: dto.nationality ?? null,
-        email: dto.email ?? null,
-        address: dto.address ? toAddress(dto.address) : null,
-      };
-    }
-  }
+  const beneficiary = parseBeneficiary(accountType, raw.beneficiary, errors);
   if (!checked.value) return null;
-  const primaryField = `accountInfo.${Object.keys(checked.value.identifiers).find((name) => checked.value!.identifiers[name] === checked.value!.primaryIdentifier)}`;
   return {
+    accountType,
     info: { accountType, identifiers: checked.value.identifiers, paymentRails: checked.value.paymentRails, beneficiary },
     primaryIdentifier: checked.value.primaryIdentifier,
-    primaryField,
+    primaryField: checked.value.primaryField,
     checksumErrors: checked.checksumErrors,
   };
+}
+
+const BENEFICIARY = 'accountInfo.beneficiary';
+/** INDIVIDUAL fields only some account types take (the rule's `individualExtra`). */
+const TYPE_SPECIFIC_INDIVIDUAL_FIELDS = ['registrationNumber', 'documentType', 'documentNumber'];
+
+/**
+ * The beneficiary in the shape the account type takes (the reference's per-currency
+ * `*Beneficiary`, BusinessBeneficiary, or the wallets' short form). Bank accounts need one;
+ * wallets may carry one; Lightning takes none (refused as an unknown field by checkIdentifiers).
+ */
+function parseBeneficiary(accountType: ExternalAccountType, raw: unknown, errors: FieldError[]): Beneficiary | null {
+  const rule = beneficiaryRuleFor(accountType);
+  if (rule.kind === 'NONE') return null;
+  if (raw === undefined) {
+    if (rule.kind === 'BANK') errors.push({ field: BENEFICIARY, constraint: {}, message: `${BENEFICIARY} is required for ${accountType}` });
+    return null;
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    errors.push({ field: BENEFICIARY, constraint: {}, message: 'Expected a JSON object' });
+    return null;
+  }
+  const given = raw as Record<string, unknown>;
+  const type = given.beneficiaryType;
+  if (type !== 'INDIVIDUAL' && type !== 'BUSINESS') {
+    errors.push({
+      field: `${BENEFICIARY}.beneficiaryType`,
+      constraint: type === undefined ? {} : { enum: ['INDIVIDUAL', 'BUSINESS'] },
+      message: `${BENEFICIARY}.beneficiaryType must be INDIVIDUAL or BUSINESS`,
+    });
+    return null;
+  }
+  const shape = type === 'BUSINESS' ? BusinessBeneficiaryDto : rule.kind === 'WALLET' ? WalletIndividualBeneficiaryDto : IndividualBeneficiaryDto;
+  const found = checkBody<object>(shape, given, BENEFICIARY).errors;
+  if (type === 'INDIVIDUAL' && rule.kind === 'BANK') {
+    for (const name of TYPE_SPECIFIC_INDIVIDUAL_FIELDS) {
+      if (given[name] !== undefined && !rule.individualExtra.includes(name) && !hasErrorAt(found, `${BENEFICIARY}.${name}`)) {
+        found.push({ field: `${BENEFICIARY}.${name}`, constraint: {}, message: `Unknown field ${BENEFICIARY}.${name} for ${accountType}` });
+      }
+    }
+    for (const name of rule.individualRequired) {
+      if (given[name] === undefined && !hasErrorAt(found, `${BENEFICIARY}.${name}`)) {
+        found.push({ field: `${BENEFICIARY}.${name}`, constraint: {}, message: `${BENEFICIARY}.${name} is required for ${accountType}` });
+      }
+    }
+  }
+  errors.push(...found);
+  if (found.length > 0) return null;
+  // Only what was given is kept (the DTO checked every field; nothing else is present).
+  return JSON.parse(JSON.stringify(given)) as Beneficiary;
 }

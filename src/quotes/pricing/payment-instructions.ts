@@ -3,6 +3,7 @@ import { CURRENCIES } from '../../shared/currencies';
 import { abaRoutingNumber, clabe, iban } from './identifiers/bank-identifiers';
 import { encodeInvoice } from './identifiers/bolt11';
 import { depositAddress, secp256k1PublicKey, sparkAddress } from './identifiers/crypto-addresses';
+import { pixCopyPaste } from './identifiers/pix';
 import { FundingMethod } from './realtime-funding';
 
 /**
@@ -14,13 +15,29 @@ export type BankFundingInfo =
   | { accountType: 'USD_ACCOUNT'; accountNumber: string; routingNumber: string; bankName: string; paymentRails: string[]; reference: string }
   | { accountType: 'EUR_ACCOUNT'; iban: string; swiftCode: string; bankName: string; paymentRails: string[]; reference: string }
   | { accountType: 'GBP_ACCOUNT'; accountNumber: string; sortCode: string; bankName: string; paymentRails: string[]; reference: string }
-  | { accountType: 'MXN_ACCOUNT'; clabe: string; bankName: string; paymentRails: string[]; reference: string }
-  | { accountType: 'BRL_ACCOUNT'; pixKey: string; bankName: string; paymentRails: string[]; reference: string };
+  | { accountType: 'MXN_ACCOUNT'; clabeNumber: string; bankName: string; paymentRails: string[]; reference: string }
+  /** `qrCode`: the PIX copy-and-paste payload (key, amount and reference in one string). */
+  | { accountType: 'BRL_ACCOUNT'; qrCode: string; pixKey: string; bankName: string; paymentRails: string[]; reference: string };
 
 export type WalletFundingInfo =
   | { accountType: 'SPARK_WALLET'; assetType: string; address: string; invoice?: string }
   | { accountType: 'LIGHTNING'; invoice: string }
-  | { accountType: 'SOLANA_WALLET' | 'BASE_WALLET' | 'POLYGON_WALLET'; assetType: string; address: string };
+  | { accountType: 'SOLANA_WALLET' | 'BASE_WALLET' | 'POLYGON_WALLET'; assetType?: string; address: string };
+
+/**
+ * The assets the reference names for each network's deposit address (`assetType` enums). A
+ * funding currency outside them is left unnamed rather than answered off the contract; the notes
+ * still say what to send.
+ */
+const NAMED_ASSETS: Readonly<Record<'SOLANA_WALLET' | 'BASE_WALLET' | 'POLYGON_WALLET', readonly string[]>> = {
+  SOLANA_WALLET: ['USDC', 'USDT'],
+  BASE_WALLET: ['USDC'],
+  POLYGON_WALLET: ['USDC'],
+};
+
+function assetTypeFor(accountType: keyof typeof NAMED_ASSETS, currency: string): { assetType?: string } {
+  return NAMED_ASSETS[accountType].includes(currency) ? { assetType: currency } : {};
+}
 
 export type AccountOrWalletInfo = BankFundingInfo | WalletFundingInfo;
 
@@ -49,6 +66,7 @@ export const SANDBOX_SWIFT_CODE = 'SNDBDEFFXXX';
 const SANDBOX_GERMAN_BANK_CODE = '37040044';
 const SANDBOX_SORT_CODE = '040004';
 const SANDBOX_CLABE_BANK_AND_PLAZA = '646180';
+const SANDBOX_PIX_CITY = 'SAO PAULO';
 
 /** The sandbox Lightning node that signs funding invoices. */
 const SANDBOX_NODE_PRIVATE_KEY = createHash('sha256').update('sandbox-lightning-node').digest();
@@ -121,11 +139,16 @@ function accountOrWalletInfo(request: PaymentInstructionsRequest): AccountOrWall
       };
     case 'MXN_ACCOUNT':
       return {
-        accountType: 'MXN_ACCOUNT', clabe: clabe(`${SANDBOX_CLABE_BANK_AND_PLAZA}${digitsFrom(derive(seed, 'account'), 11)}`),
+        accountType: 'MXN_ACCOUNT', clabeNumber: clabe(`${SANDBOX_CLABE_BANK_AND_PLAZA}${digitsFrom(derive(seed, 'account'), 11)}`),
         bankName: SANDBOX_BANK_NAME, paymentRails: rails, reference,
       };
-    case 'BRL_ACCOUNT':
-      return { accountType: 'BRL_ACCOUNT', pixKey: uuidText(derive(seed, 'pix-key')), bankName: SANDBOX_BANK_NAME, paymentRails: rails, reference };
+    case 'BRL_ACCOUNT': {
+      const pixKey = uuidText(derive(seed, 'pix-key'));
+      const qrCode = pixCopyPaste({
+        pixKey, amount: formatMajor(request.amount, currency), merchantName: SANDBOX_BANK_NAME, merchantCity: SANDBOX_PIX_CITY, txid: reference,
+      });
+      return { accountType: 'BRL_ACCOUNT', qrCode, pixKey, bankName: SANDBOX_BANK_NAME, paymentRails: rails, reference };
+    }
     case 'LIGHTNING':
       return { accountType: 'LIGHTNING', invoice: invoiceFor(request, seed) };
     case 'SPARK_WALLET': {
@@ -135,11 +158,11 @@ function accountOrWalletInfo(request: PaymentInstructionsRequest): AccountOrWall
         : { accountType: 'SPARK_WALLET', assetType: currency, address };
     }
     case 'SOLANA_WALLET':
-      return { accountType: 'SOLANA_WALLET', assetType: currency, address: depositAddress('SOLANA', derive(seed, 'wallet')) };
+      return { accountType: 'SOLANA_WALLET', ...assetTypeFor('SOLANA_WALLET', currency), address: depositAddress('SOLANA', derive(seed, 'wallet')) };
     case 'BASE_WALLET':
-      return { accountType: 'BASE_WALLET', assetType: currency, address: depositAddress('BASE', derive(seed, 'wallet')) };
+      return { accountType: 'BASE_WALLET', ...assetTypeFor('BASE_WALLET', currency), address: depositAddress('BASE', derive(seed, 'wallet')) };
     case 'POLYGON_WALLET':
-      return { accountType: 'POLYGON_WALLET', assetType: currency, address: depositAddress('POLYGON', derive(seed, 'wallet')) };
+      return { accountType: 'POLYGON_WALLET', ...assetTypeFor('POLYGON_WALLET', currency), address: depositAddress('POLYGON', derive(seed, 'wallet')) };
   }
 }
 

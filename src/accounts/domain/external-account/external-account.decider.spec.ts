@@ -34,7 +34,7 @@ describe('external account decider', () => {
   it('deletes an untrusted account; a deleted account is not found', () => {
     expect(when(given([created]), { type: 'DeleteExternalAccount', now: NOW })).toEqual([{ type: 'ExternalAccountDeleted', data: { ...ref, deletedAt: NOW } }]);
     const deleted = given([created, { type: 'ExternalAccountDeleted', data: { ...ref, deletedAt: NOW } }]);
-    expect(errorCode(() => when(deleted, { type: 'DeleteExternalAccount', now: NOW }))).toBe('NOT_FOUND');
+    expect(errorCode(() => when(deleted, { type: 'DeleteExternalAccount', now: NOW }))).toBe('REFERENCE_NOT_FOUND');
   });
 
   it('refuses to delete a trusted beneficiary: BENEFICIARY_TRUSTED', () => {

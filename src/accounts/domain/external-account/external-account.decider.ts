@@ -11,6 +11,8 @@ export interface ExternalAccountRecord {
   accountInfo: AccountInfo;
   primaryIdentifier: string;
   beneficiaryVerification: { status: BeneficiaryVerificationStatus; verifiedFullName: string | null } | null;
+  ownershipType?: 'FIRST_PARTY' | 'THIRD_PARTY';
+  defaultUmaDepositAccount?: boolean;
   trusted: boolean;
   pendingChallenge: { challengeId: string; action: TrustAction; expiresAt: string } | null;
   createdAt: string;
@@ -32,7 +34,7 @@ export type ExternalAccountCommand =
     };
 
 export function externalAccountNotFound(): DomainError {
-  return new DomainError('NOT_FOUND', 'External account not found');
+  return new DomainError('REFERENCE_NOT_FOUND', 'External account not found');
 }
 
 /**
@@ -92,7 +94,7 @@ export const externalAccountDecider: Decider<ExternalAccountCommand, ExternalAcc
         }
         if (!command.proofAccepted) {
           throw new DomainError('INVALID_INPUT', 'The code is not valid for this challenge', {
-            errors: [{ field: 'code', constraint: 'FORMAT', message: 'The code is not valid for this challenge' }],
+            errors: [{ field: 'code', constraint: {}, message: 'The code is not valid for this challenge' }],
           });
         }
         return command.action === 'TRUST'

@@ -1,4 +1,4 @@
-import { ExternalAccountType } from './account-identifiers';
+import { StoredExternalAccountType } from './account-identifiers';
 
 /** Events of an external account stream (`externalAccount-<uuid>`). */
 export type BeneficiaryVerificationStatus =
@@ -9,25 +9,48 @@ export type BeneficiaryVerificationStatus =
   | 'CHECKED_BY_RECEIVING_FI'
   | 'PENDING';
 
-export type Beneficiary = {
-  beneficiaryType: 'INDIVIDUAL' | 'BUSINESS';
-  fullName: string;
-  birthDate: string | null;
-  nationality: string | null;
-  email: string | null;
-  address: {
-    line1: string;
-    line2: string | null;
-    city: string;
-    state: string | null;
-    postalCode: string;
-    country: string;
-  } | null;
+export type BeneficiaryAddress = {
+  line1: string;
+  line2?: string | null;
+  city?: string | null;
+  state?: string | null;
+  postalCode: string;
+  country: string;
 };
 
+/**
+ * The beneficiary as given (only the fields given are stored). INDIVIDUAL carries `fullName`,
+ * BUSINESS `legalName`; events stored before the reference's shapes carry `fullName` for both and
+ * nulls for absent fields (read models map them).
+ */
+export type Beneficiary = {
+  beneficiaryType: 'INDIVIDUAL' | 'BUSINESS';
+  fullName?: string;
+  legalName?: string;
+  birthDate?: string | null;
+  nationality?: string | null;
+  email?: string | null;
+  phoneNumber?: string;
+  countryOfResidence?: string;
+  registrationNumber?: string;
+  taxId?: string;
+  documentType?: string;
+  documentNumber?: string;
+  address?: BeneficiaryAddress | null;
+};
+
+/** The beneficiary's name whatever its type (INDIVIDUAL `fullName`, BUSINESS `legalName`). */
+export function beneficiaryName(beneficiary: Beneficiary | null | undefined): string | null {
+  if (!beneficiary) return null;
+  return beneficiary.legalName ?? beneficiary.fullName ?? null;
+}
+
 export type AccountInfo = {
-  accountType: ExternalAccountType;
-  /** The identifier fields of the account type (accountNumber, iban, address, ...). */
+  accountType: StoredExternalAccountType;
+  /**
+   * The identifier fields of the account type (accountNumber, iban, clabeNumber, address, ...).
+   * Older events may carry legacy names (MXN `clabe`, USD `accountCategory`): see wireIdentifiers.
+   */
   identifiers: Record<string, string>;
   paymentRails: string[];
   beneficiary: Beneficiary | null;
@@ -46,6 +69,10 @@ export type ExternalAccountCreated = {
     accountInfo: AccountInfo;
     primaryIdentifier: string;
     beneficiaryVerification: { status: BeneficiaryVerificationStatus; verifiedFullName: string | null } | null;
+    /** FIRST_PARTY or THIRD_PARTY when the platform said (absent from older events). */
+    ownershipType?: 'FIRST_PARTY' | 'THIRD_PARTY';
+    /** Whether UMA payments to the customer land here (absent from older events: false). */
+    defaultUmaDepositAccount?: boolean;
     createdAt: string;
   };
 };

@@ -1,4 +1,5 @@
 import { secp256k1 } from '@noble/curves/secp256k1';
+import { crc16Ccitt, isValidPixCopyPaste, pixCopyPaste } from './pix';
 import { abaRoutingNumber, clabe, iban, isValidAbaRoutingNumber, isValidClabe, isValidIban } from './bank-identifiers';
 import { base58CheckDecode, base58Decode, base58Encode } from './base58';
 import { bech32Decode, bech32Encode, fromWords, toWords } from './bech32';
@@ -122,5 +123,17 @@ describe('BOLT 11 invoices', () => {
         payeeNodeKeyHex: Buffer.from(secp256k1.getPublicKey(nodePrivateKey, true)).toString('hex'),
       });
     }
+  });
+});
+
+describe('PIX copy-and-paste payloads', () => {
+  it('ends with the CRC-16/CCITT-FALSE of the rest (check value of "123456789" is 29B1)', () => {
+    expect(crc16Ccitt('123456789')).toBe('29B1');
+    const payload = pixCopyPaste({ pixKey: 'jane@example.com', amount: '10.50', merchantName: 'Sandbox Settlement Bank', merchantCity: 'SAO PAULO', txid: 'QT-ABC123' });
+    expect(payload).toBe(
+      `00020126380014br.gov.bcb.pix0116jane@example.com520400005303986540510.505802BR5923Sandbox Settlement Bank6009SAO PAULO62120508QTABC1236304${crc16Ccitt(payload.slice(0, -4))}`,
+    );
+    expect(isValidPixCopyPaste(payload)).toBe(true);
+    expect(isValidPixCopyPaste(`${payload.slice(0, -1)}0`)).toBe(payload.endsWith('0'));
   });
 });
