@@ -10,18 +10,20 @@ import { TRANSACTION_VIEW_REDUCERS } from './reducers';
  */
 export const transactionsProjection: Projection = {
   name: 'transactions',
-  version: 2,
+  version: 3,
   tables: ['transactions'],
   schema: (t) => [
     `CREATE TABLE IF NOT EXISTS ${t('transactions')} (
        platform_id text NOT NULL,
        transaction_id text NOT NULL,
        customer_id text,
+       platform_customer_id text,
        type text NOT NULL,
        status text NOT NULL,
        source_account_id text,
        destination_account_id text,
        quote_id text,
+       reference text,
        visible boolean NOT NULL,
        view text NOT NULL,
        created_at timestamptz NOT NULL,
@@ -32,6 +34,8 @@ export const transactionsProjection: Projection = {
     `CREATE INDEX ON ${t('transactions')} (platform_id, customer_id, created_at DESC)`,
     `CREATE INDEX ON ${t('transactions')} (platform_id, source_account_id)`,
     `CREATE INDEX ON ${t('transactions')} (platform_id, destination_account_id)`,
+    `CREATE INDEX ON ${t('transactions')} (platform_id, platform_customer_id)`,
+    `CREATE INDEX ON ${t('transactions')} (platform_id, reference)`,
   ],
   handles: Object.keys(TRANSACTION_VIEW_REDUCERS),
   async apply(event, tx) {
@@ -59,29 +63,42 @@ export const transactionsProjection: Projection = {
     tx.execute(
       `INSERT INTO ${tx.table('transactions')}
          (platform_id, transaction_id, customer_id, type, status, source_account_id, destination_account_id, quote_id,
-          visible, view, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+          visible, view, created_at, updated_at, platform_customer_id, reference)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
        ON CONFLICT (platform_id, transaction_id) DO UPDATE SET
          customer_id = EXCLUDED.customer_id, type = EXCLUDED.type, status = EXCLUDED.status,
          source_account_id = EXCLUDED.source_account_id, destination_account_id = EXCLUDED.destination_account_id,
-         quote_id = EXCLUDED.quote_id, visible = EXCLUDED.visible, view = EXCLUDED.view, updated_at = EXCLUDED.updated_at`,
+         quote_id = EXCLUDED.quote_id, visible = EXCLUDED.visible, view = EXCLUDED.view, updated_at = EXCLUDED.updated_at,
+         platform_customer_id = EXCLUDED.platform_customer_id, reference = EXCLUDED.reference`,
       [
         data.platformId,
         view.id,
         view.customerId,
         view.type,
         view.status,
-        view.source?.accountId ?? null,
-        view.destination.accountId ?? null,
+        identifierOf(view.source),
+        identifierOf(view.destination),
         view.quoteId,
         next.visible,
         JSON.stringify(view),
         view.createdAt,
         view.updatedAt,
+        view.platformCustomerId,
+        view.reconciliationInstructions?.reference ?? null,
       ],
     );
   },
 };
+
+/**
+ * What the account identifier filters of `GET /transactions` match on one side: the account id,
+ * or the UMA address of an UMA counterparty.
+ */
+function identifierOf(side: { accountId?: string; umaAddress?: unknown } | null): string | null {
+  if (!side) return null;
+  if (side.accountId) return side.accountId;
+  return typeof side.umaAddress === 'string' ? side.umaAddress : null;
+}
 
 /**
  * The row each recently projected transaction had after its stream's revision `revision`. The

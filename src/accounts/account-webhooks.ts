@@ -1,6 +1,7 @@
 import { RecordedEvent } from '../infra/event-store/event-store.port';
 import { BALANCE_EVENT_TYPES } from './domain/internal-account/internal-account.events';
 import { internalAccountViewFromEvents } from './queries/internal-account.view';
+import { transactionOnWire } from './queries/transaction-wire';
 import { transferTransactionViewFromEvents } from './queries/transfer-transaction.reducers';
 
 /**
@@ -33,7 +34,8 @@ export function accountWebhooks(
     return [{ type: 'INTERNAL_ACCOUNT.BALANCE_UPDATED', data: internalAccountViewFromEvents(streamUpToEvent, privateEnabled) }];
   }
   const type = PAYMENT_WEBHOOK_TYPES[event.type];
-  return type ? [{ type, data: transferTransactionViewFromEvents(streamUpToEvent) }] : [];
+  const view = type ? transferTransactionViewFromEvents(streamUpToEvent) : null;
+  return type && view ? [{ type, data: transactionOnWire(view, (event.data as { platformId: string }).platformId) }] : [];
 }
 
 const OPENINGS_LIMIT = 20_000;

@@ -1,48 +1,131 @@
 import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsInt, IsObject, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
-import { CURRENCY_CODES, MAX_AMOUNT_MINOR } from '../../shared/currencies';
-import { AddressDto } from '../../shared/validation/address.dto';
-import { IsCalendarDate, IsCountryCode, Optional } from '../../shared/validation/common-validators';
-import { IsEmail } from 'class-validator';
+import { IsBoolean, IsDefined, IsEmail, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { MAX_AMOUNT_MINOR } from '../../shared/currencies';
+import { E164_PHONE, IsCalendarDate, IsCountryCode, Optional } from '../../shared/validation/common-validators';
 
-/** `POST /customers/external-accounts`; `accountInfo`'s identifier fields are checked per type. */
+export const OWNERSHIP_TYPES = ['FIRST_PARTY', 'THIRD_PARTY'] as const;
+export const COLOMBIAN_DOCUMENT_TYPES = ['CC', 'CE', 'TI', 'NIT', 'PP'];
+
+/**
+ * `POST /customers/external-accounts` (the reference's ExternalAccountCreateRequest).
+ * `accountInfo`'s identifier fields and its beneficiary are checked per account type; `currency`
+ * is checked against the type (so its shape only here: some types hold currencies we do not quote).
+ */
 export class CreateExternalAccountDto {
   @IsDefined() @IsString() customerId: string;
-  @IsDefined() @IsString() @IsIn(CURRENCY_CODES) currency: string;
+  @IsDefined() @IsString() @Matches(/^[A-Z]{3,4}$/) currency: string;
   @Optional() @IsString() @MinLength(1) @MaxLength(128) platformAccountId?: string;
+  @Optional() @IsString() @IsIn(OWNERSHIP_TYPES) ownershipType?: (typeof OWNERSHIP_TYPES)[number];
+  @Optional() @IsBoolean() defaultUmaDepositAccount?: boolean;
   @IsDefined() @IsObject() accountInfo: Record<string, unknown>;
 }
 
-export class BeneficiaryDto {
-  @IsDefined() @IsString() @IsIn(['INDIVIDUAL', 'BUSINESS']) beneficiaryType: 'INDIVIDUAL' | 'BUSINESS';
+/** The reference's Address: `city` and `state` are optional for beneficiaries. */
+export class BeneficiaryAddressDto {
+  @IsDefined() @IsString() @MinLength(1) @MaxLength(256) line1: string;
+  @Optional() @IsString() @MaxLength(256) line2?: string;
+  @Optional() @IsString() @MinLength(1) @MaxLength(128) city?: string;
+  @Optional() @IsString() @MaxLength(128) state?: string;
+  @IsDefined() @IsString() @MinLength(1) @MaxLength(32) postalCode: string;
+  @IsDefined() @IsString() @IsCountryCode() country: string;
+}
+
+/** Fields every beneficiary shape shares (contact details and where they live). */
+class BeneficiaryContactDto {
+  @Optional() @IsString() @MaxLength(254) @IsEmail() email?: string;
+  @Optional() @IsString() @Matches(E164_PHONE) phoneNumber?: string;
+  @Optional() @IsString() @IsCountryCode() countryOfResidence?: string;
+  @Optional() @IsObject() @ValidateNested() @Type(() => BeneficiaryAddressDto) address?: BeneficiaryAddressDto;
+}
+
+/**
+ * An INDIVIDUAL bank beneficiary: the union of the per-currency shapes (CAD's
+ * `registrationNumber`, COP's documents); which extras a type accepts or requires is the
+ * account type's rule (account-identifiers.ts).
+ */
+export class IndividualBeneficiaryDto extends BeneficiaryContactDto {
+  @IsDefined() @IsString() @IsIn(['INDIVIDUAL']) beneficiaryType: 'INDIVIDUAL';
   @IsDefined() @IsString() @MinLength(1) @MaxLength(256) fullName: string;
   @Optional() @IsCalendarDate({ past: true }) birthDate?: string;
   @Optional() @IsString() @IsCountryCode() nationality?: string;
-  @Optional() @IsString() @MaxLength(254) @IsEmail() email?: string;
-  @Optional() @IsObject() @ValidateNested() @Type(() => AddressDto) address?: AddressDto;
+  @Optional() @IsString() @MinLength(1) @MaxLength(128) registrationNumber?: string;
+  @Optional() @IsString() @IsIn(COLOMBIAN_DOCUMENT_TYPES) documentType?: string;
+  @Optional() @IsString() @MinLength(1) @MaxLength(50) documentNumber?: string;
 }
 
+/** A BUSINESS beneficiary (any account type that takes one). */
+export class BusinessBeneficiaryDto extends BeneficiaryContactDto {
+  @IsDefined() @IsString() @IsIn(['BUSINESS']) beneficiaryType: 'BUSINESS';
+  @IsDefined() @IsString() @MinLength(1) @MaxLength(256) legalName: string;
+  @Optional() @IsString() @MinLength(1) @MaxLength(128) registrationNumber?: string;
+  @Optional() @IsString() @MinLength(1) @MaxLength(64) taxId?: string;
+}
+
+/** An INDIVIDUAL wallet beneficiary (travel-rule data): name and country of residence only. */
+export class WalletIndividualBeneficiaryDto {
+  @IsDefined() @IsString() @IsIn(['INDIVIDUAL']) beneficiaryType: 'INDIVIDUAL';
+  @IsDefined() @IsString() @MinLength(1) @MaxLength(256) fullName: string;
+  @IsDefined() @IsString() @IsCountryCode() countryOfResidence: string;
+}
+
+/** Only `beneficiaryType`, to pick the shape before checking the rest. */
+export class BeneficiaryTypeDto {
+  @IsDefined() @IsString() @IsIn(['INDIVIDUAL', 'BUSINESS']) beneficiaryType: 'INDIVIDUAL' | 'BUSINESS';
+}
+
+/**
+ * BeneficiaryTrustConfirmRequest: `code` (SMS_OTP), or `passkeyAssertion` + `origin`, and the
+ * `challengeId` the start issued. Every field is nullable in the reference: null is absent.
+ */
 export class TrustConfirmDto {
-  @IsDefined() @IsString() @MinLength(1) @MaxLength(16) code: string;
+  @IsOptional() @IsString() challengeId?: string | null;
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(16) code?: string | null;
+  @IsOptional() @IsObject() passkeyAssertion?: Record<string, unknown> | null;
+  @IsOptional() @IsString() @MaxLength(2048) origin?: string | null;
 }
 
-class TransferSourceDto {
+/** The reference's PurposeOfPayment. */
+export const PURPOSES_OF_PAYMENT = [
+  'GIFT', 'SELF', 'GOODS_OR_SERVICES', 'EDUCATION', 'HEALTH_OR_MEDICAL', 'REAL_ESTATE_PURCHASE', 'TAX_PAYMENT', 'LOAN_PAYMENT',
+  'UTILITY_BILL', 'DONATION', 'TRAVEL', 'FAMILY_SUPPORT', 'SALARY_PAYMENT', 'OTHER',
+] as const;
+
+/** InternalAccountReference / ExternalAccountReference: the account alone. */
+class AccountReferenceDto {
   @IsDefined() @IsString() accountId: string;
 }
 
-class TransferDestinationDto {
+/** ExternalAccountDestinationReference: the account, and the rail when the platform picks it. */
+class ExternalDestinationDto {
   @IsDefined() @IsString() accountId: string;
   @Optional() @IsString() @MaxLength(32) paymentRail?: string;
 }
 
-/** `POST /transfer-in` and `POST /transfer-out` (DECISIONS.md section 2). */
-export class TransferDto {
-  @IsDefined() @IsObject() @ValidateNested() @Type(() => TransferSourceDto) source: TransferSourceDto;
-  @IsDefined() @IsObject() @ValidateNested() @Type(() => TransferDestinationDto) destination: TransferDestinationDto;
-  @IsDefined() @IsInt() @Min(1) @Max(MAX_AMOUNT_MINOR) amount: number;
+/**
+ * `POST /transfer-in` (TransferInRequest). `amount` is optional in the reference; the service
+ * still needs it for a pull (TransfersService.sweepAmount).
+ */
+export class TransferInDto {
+  @IsDefined() @IsObject() @ValidateNested() @Type(() => AccountReferenceDto) source: AccountReferenceDto;
+  @IsDefined() @IsObject() @ValidateNested() @Type(() => AccountReferenceDto) destination: AccountReferenceDto;
+  @Optional() @IsInt() @Min(1) @Max(MAX_AMOUNT_MINOR) amount?: number;
+}
+
+/** `POST /transfer-out` (TransferOutRequest); without `amount` it sweeps the available balance. */
+export class TransferOutDto {
+  @IsDefined() @IsObject() @ValidateNested() @Type(() => AccountReferenceDto) source: AccountReferenceDto;
+  @IsDefined() @IsObject() @ValidateNested() @Type(() => ExternalDestinationDto) destination: ExternalDestinationDto;
+  @Optional() @IsInt() @Min(1) @Max(MAX_AMOUNT_MINOR) amount?: number;
+  @Optional() @IsString() @MaxLength(80) remittanceInformation?: string;
+  @Optional() @IsString() @IsIn(PURPOSES_OF_PAYMENT) purposeOfPayment?: string;
 }
 
 /** `POST /sandbox/internal-accounts/{id}/fund`. */
 export class FundDto {
   @IsDefined() @IsInt() @Min(1) @Max(MAX_AMOUNT_MINOR) amount: number;
+}
+
+/** `POST /transactions/{id}/approve`: an optional body with the receiver's data the platform adds. */
+export class ApproveTransactionDto {
+  @IsOptional() @IsObject() receiverCustomerInfo?: Record<string, unknown>;
 }

@@ -5,7 +5,6 @@ import { Page } from '../../infra/http/pagination';
 import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
 import { QueryReader } from '../../infra/http/query-params';
 import { requirePathId } from '../../shared/validation/path-ids';
-import { CURRENCY_CODES } from '../../shared/currencies';
 import { InternalAccountView } from '../queries/internal-account.view';
 import { InternalAccountsQuery } from '../queries/internal-accounts.query';
 
@@ -24,7 +23,8 @@ export class InternalAccountsController {
     const filters = {
       customerId: reader.id('customerId', 'Customer'),
       type: reader.oneOf('type', ACCOUNT_TYPES),
-      currency: reader.oneOf('currency', CURRENCY_CODES),
+      // Any currency code (the reference types it as a string): one we hold no account in lists none.
+      currency: reader.string('currency', 8),
     };
     const page = reader.page('InternalAccount');
     reader.done();
@@ -40,7 +40,7 @@ export class InternalAccountsController {
   async get(@Req() request: PlatformRequest, @Param('accountId') accountId: string): Promise<InternalAccountView> {
     requirePathId('InternalAccount', 'accountId', accountId);
     const view = await this.query.findById(request.platform.platformId, accountId);
-    if (!view) throw new DomainError('NOT_FOUND', 'Internal account not found');
+    if (!view) throw new DomainError('REFERENCE_NOT_FOUND', 'Internal account not found');
     return view;
   }
 }

@@ -1,52 +1,78 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import type { Request } from 'express';
-import { DomainError, FieldError } from '../../infra/domain/domain-error';
-import { throwIfAny } from '../../infra/http/validation';
+import { DomainError } from '../../infra/domain/domain-error';
+import { checkBody, throwIfAny } from '../../infra/http/validation';
 import { Page } from '../../infra/http/pagination';
 import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
 import { QueryReader } from '../../infra/http/query-params';
 import { requirePathId } from '../../shared/validation/path-ids';
-import { TransactionView } from '../queries/transaction.view';
-import { TransactionsQuery } from '../queries/transactions.query';
+import { WireTransaction } from '../queries/transaction-wire';
+import { ApproveTransactionDto } from './accounts.dto';
+import { TransactionFilters, TransactionsQuery } from '../queries/transactions.query';
+import { parseId } from '../../infra/ids';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
-const STATUSES = ['PENDING', 'PENDING_AUTHORIZATION', 'PROCESSING', 'COMPLETED', 'FAILED', 'EXPIRED'] as const;
+/** The reference's TransactionStatus (CREATED, REJECTED and REFUNDED filter to nothing here). */
+const STATUSES = ['CREATED', 'PENDING', 'PENDING_AUTHORIZATION', 'PROCESSING', 'COMPLETED', 'REJECTED', 'FAILED', 'REFUNDED', 'EXPIRED'] as const;
 const TYPES = ['OUTGOING', 'INCOMING'] as const;
+const SORT_ORDERS = ['asc', 'desc'] as const;
+const ACCOUNT_ID = /^(InternalAccount|ExternalAccount):[0-9a-f-]{36}$/;
 
 /**
- * `GET /transactions` (filters, newest first), `GET /transactions/{id}`, and
- * `POST /transactions/{id}/approve` (platform approval of an agent-initiated transaction).
+ * `GET /transactions` (filters, newest first unless `sortOrder=asc`), `GET /transactions/{id}`,
+ * and `POST /transactions/{id}/approve` (platform approval of an agent-initiated transaction).
  */
 @Controller('transactions')
 export class TransactionsController {
   constructor(private readonly query: TransactionsQuery) {}
 
+  /**
+   * The reference's filters, and ours from before it (`accountId`, `quoteId`, `createdAfter`,
+   * `createdBefore`), kept for existing clients. `customerId` also takes the platform's own id,
+   * which lists the platform's own transactions (no customer).
+   */
   @Get()
-  async list(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>): Promise<Page<TransactionView>> {
-    const reader = new QueryReader(query, ['customerId', 'accountId', 'status', 'type', 'quoteId', 'createdAfter', 'createdBefore']);
+  async list(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>): Promise<Page<WireTransaction>> {
+    const platformId = request.platform.platformId;
+    const reader = new QueryReader(query, [
+      'customerId', 'platformCustomerId', 'accountIdentifier', 'senderAccountIdentifier', 'receiverAccountIdentifier',
+      'status', 'type', 'reference', 'startDate', 'endDate', 'sortOrder',
+      'accountId', 'quoteId', 'createdAfter', 'createdBefore',
+    ]);
     const accountId = reader.string('accountId');
-    if (accountId !== undefined && !/^(InternalAccount|ExternalAccount):[0-9a-f-]{36}$/.test(accountId)) {
-      reader.errors.push({ field: 'accountId', constraint: 'FORMAT', message: 'accountId must be an InternalAccount or ExternalAccount id' });
+    if (accountId !== undefined && !ACCOUNT_ID.test(accountId)) {
+      reader.errors.push({ field: 'accountId', constraint: { pattern: ACCOUNT_ID.source }, message: 'accountId must be an InternalAccount or ExternalAccount id' });
     }
-    const filters = {
-      customerId: reader.id('customerId', 'Customer'),
+    const customerId = query.customerId === platformId ? null : reader.id('customerId', 'Customer');
+    const startDate = reader.dateTime('startDate');
+    const createdAfter = reader.dateTime('createdAfter');
+    const filters: TransactionFilters = {
+      customerId,
+      platformCustomerId: reader.string('platformCustomerId', 128),
       accountId,
+      accountIdentifier: reader.string('accountIdentifier'),
+      senderAccountIdentifier: reader.string('senderAccountIdentifier'),
+      receiverAccountIdentifier: reader.string('receiverAccountIdentifier'),
       status: reader.oneOf('status', STATUSES),
       type: reader.oneOf('type', TYPES),
       quoteId: reader.id('quoteId', 'Quote'),
-      createdAfter: reader.dateTime('createdAfter'),
+      reference: reader.string('reference'),
+      // Both lower bounds are inclusive: the later one wins.
+      createdFrom: [startDate, createdAfter].filter((value): value is string => value !== undefined).sort().pop(),
       createdBefore: reader.dateTime('createdBefore'),
+      createdUntil: reader.dateTime('endDate'),
+      sortOrder: reader.oneOf('sortOrder', SORT_ORDERS),
     };
     const page = reader.page('Transaction');
     reader.done();
-    return this.query.list(request.platform.platformId, filters, page);
+    return this.query.list(platformId, filters, page);
   }
 
+  /** The operation declares no 400: an id that cannot name a transaction names none (404). */
   @Get(':transactionId')
-  async get(@Req() request: PlatformRequest, @Param('transactionId') transactionId: string): Promise<TransactionView> {
-    requirePathId('Transaction', 'transactionId', transactionId);
-    const view = await this.query.findById(request.platform.platformId, transactionId);
+  async get(@Req() request: PlatformRequest, @Param('transactionId') transactionId: string): Promise<WireTransaction> {
+    const view = parseId('Transaction', transactionId) ? await this.query.findById(request.platform.platformId, transactionId) : null;
     if (!view) throw new DomainError('TRANSACTION_NOT_FOUND', 'Transaction not found');
     return view;
   }
@@ -54,19 +80,16 @@ export class TransactionsController {
   /**
    * Only agent-initiated transactions wait for the platform's approval, and this service starts
    * none (agents are not offered), so no transaction is ever in that state: a known one answers
-   * 409 TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL, an unknown or foreign one 404.
+   * 409 TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL, an unknown or foreign one 404. The body
+   * (ApprovePaymentRequest) may carry `receiverCustomerInfo`, an object of the receiver's details.
    */
   @Post(':transactionId/approve')
   @HttpCode(200)
-  async approve(@Req() request: PlatformRequest, @Param('transactionId') transactionId: string, @Body() body: unknown): Promise<TransactionView> {
+  async approve(@Req() request: PlatformRequest, @Param('transactionId') transactionId: string, @Body() body: unknown): Promise<WireTransaction> {
     requirePathId('Transaction', 'transactionId', transactionId);
-    const errors: FieldError[] = [];
-    if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
-      errors.push({ field: 'body', constraint: 'TYPE', message: 'Expected no body or a JSON object' });
-    } else if (body) {
-      for (const name of Object.keys(body)) errors.push({ field: name, constraint: 'UNKNOWN_FIELD', message: `Unknown field ${name}` });
+    if (body !== undefined && body !== null && !(typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)) {
+      throwIfAny(checkBody(ApproveTransactionDto, body).errors);
     }
-    throwIfAny(errors);
     const view = await this.query.findById(request.platform.platformId, transactionId);
     if (!view) throw new DomainError('TRANSACTION_NOT_FOUND', 'Transaction not found');
     throw new DomainError('TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL', 'The transaction is not waiting for platform approval', { status: view.status });

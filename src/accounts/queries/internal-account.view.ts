@@ -14,13 +14,37 @@ export interface FundingPaymentInstruction {
   isPlatformAccount?: boolean;
 }
 
-/** An internal account exactly as `GET /internal-accounts` lists it. */
+/**
+ * An internal account exactly as `GET /internal-accounts` lists it.
+ * @example
+ * {
+ *   "id": "InternalAccount:019a2a17-5758-7f90-b3a2-0c6d8e1f4b57",
+ *   "customerId": "Customer:019a2a17-5758-7d2e-8b1f-6c3e9a0d4f21",
+ *   "type": "INTERNAL_FIAT",
+ *   "status": "ACTIVE",
+ *   "balance": { "amount": 250000, "currency": { "code": "USD", "name": "United States Dollar", "symbol": "$", "decimals": 2 } },
+ *   "totalBalance": { "amount": 350000, "currency": { "code": "USD", "name": "United States Dollar", "symbol": "$", "decimals": 2 } },
+ *   "fundingPaymentInstructions": [
+ *     {
+ *       "accountOrWalletInfo": { "accountType": "USD_ACCOUNT", "accountNumber": "4830019275", "routingNumber": "021000021", "bankName": "Sandbox Bank", "paymentRails": ["ACH", "WIRE", "RTP"], "reference": "FUND-7C1E09A4D2" },
+ *       "instructionsNotes": "Include the reference FUND-7C1E09A4D2 so the payment is credited to this account",
+ *       "isPlatformAccount": false
+ *     }
+ *   ],
+ *   "createdAt": "2025-10-28T09:12:44.120Z",
+ *   "updatedAt": "2025-11-03T14:22:30.004Z"
+ * }
+ */
 export interface InternalAccountView {
   id: string;
   /** Absent for platform-owned accounts. */
   customerId?: string;
   type: InternalAccountType;
-  status: 'OPEN';
+  /**
+   * Always ACTIVE: accounts open with their customer (or platform) and this service has no
+   * freeze or closure, so PENDING, FROZEN, CLOSED and FAILED never occur.
+   */
+  status: 'ACTIVE';
   /** Available to spend (minor units). */
   balance: CurrencyAmount;
   /** Available plus held. */
@@ -55,7 +79,7 @@ export function internalAccountView(record: InternalAccountRecord): InternalAcco
   const view: InternalAccountView = {
     id: record.accountId,
     type: record.accountType,
-    status: 'OPEN',
+    status: 'ACTIVE',
     balance: { amount: record.available, currency },
     totalBalance: { amount: record.available + record.held, currency },
     fundingPaymentInstructions: fundingInstructions(record),

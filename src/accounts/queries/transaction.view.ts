@@ -53,6 +53,20 @@ export interface TransactionView {
   createdAt: string;
   updatedAt: string;
   settledAt: string | null;
+  /**
+   * Optional details, present when the transaction's events know them (older events do not):
+   * from the quote behind an outgoing payment (projections/transactions/reducers.ts) or from the
+   * transfer request. They are shown as they are.
+   */
+  platformFees?: number;
+  rateDetails?: Record<string, number>;
+  paymentInstructions?: Array<Record<string, unknown>>;
+  counterpartyInformation?: Record<string, unknown>;
+  /** MANUAL when the request named the rail, AUTO when the service chose it. */
+  railSelectionMode?: 'AUTO' | 'MANUAL';
+  /** The code that travels with the payment (a transfer-out's `remittanceInformation`). */
+  reconciliationInstructions?: { reference: string };
+  purposeOfPayment?: string;
 }
 
 /**

@@ -25,6 +25,9 @@ function base(parties: TransferParties, kind: 'OUT' | 'IN', at: string): Transac
     createdAt: at,
     updatedAt: at,
     settledAt: null,
+    ...(parties.railSelectionMode ? { railSelectionMode: parties.railSelectionMode } : {}),
+    ...(parties.remittanceInformation !== undefined ? { reconciliationInstructions: { reference: parties.remittanceInformation } } : {}),
+    ...(parties.purposeOfPayment !== undefined ? { purposeOfPayment: parties.purposeOfPayment } : {}),
   };
 }
 

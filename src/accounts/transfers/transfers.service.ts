@@ -17,13 +17,17 @@ import { ExternalAccountsQuery } from '../queries/external-accounts.query';
 import { InternalAccountView, internalAccountView } from '../queries/internal-account.view';
 import { InternalAccountDetails, InternalAccountsQuery } from '../queries/internal-accounts.query';
 import { TransactionView, foldTransactionRow } from '../queries/transaction.view';
+import { WireTransaction, transactionOnWire } from '../queries/transaction-wire';
 import { TRANSFER_TRANSACTION_REDUCERS } from '../queries/transfer-transaction.reducers';
 
 export interface TransferRequest {
   sourceAccountId: string;
   destinationAccountId: string;
   paymentRail: string | null;
-  amount: number;
+  /** Minor units; absent on a transfer-out: the source's whole available balance (a sweep). */
+  amount?: number;
+  remittanceInformation?: string;
+  purposeOfPayment?: string;
 }
 
 const MAX_STEP_ATTEMPTS = 20;
@@ -48,29 +52,29 @@ export class TransfersService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async transferOut(platformId: string, request: TransferRequest): Promise<TransactionView> {
+  async transferOut(platformId: string, request: TransferRequest): Promise<WireTransaction> {
     const parties = await this.resolveParties(platformId, request, 'OUT');
     const transactionId = parties.transactionId;
     await this.events.handle(streamNameFor(transactionId), transactionDecider, { type: 'RequestTransferOut', parties, now: new Date().toISOString() });
     const outcome = await this.advanceTransferOut(transactionId);
     if (outcome.state.status === 'REJECTED') {
-      throw new DomainError('INSUFFICIENT_FUNDS', 'The account balance is too low for this amount', {
+      throw insufficientFunds({
         accountId: parties.sourceAccountId,
-        requested: request.amount,
+        requested: parties.amount,
         ...(outcome.available !== undefined ? { available: outcome.available } : {}),
       });
     }
-    return this.view(transactionId, outcome.revision);
+    return this.wireView(platformId, transactionId, outcome.revision);
   }
 
-  async transferIn(platformId: string, request: TransferRequest): Promise<TransactionView> {
+  async transferIn(platformId: string, request: TransferRequest): Promise<WireTransaction> {
     const parties = await this.resolveParties(platformId, request, 'IN');
     const requested = await this.events.handle(streamNameFor(parties.transactionId), transactionDecider, {
       type: 'RequestTransferIn',
       parties,
       now: new Date().toISOString(),
     });
-    return this.view(parties.transactionId, requested.revision);
+    return this.wireView(platformId, parties.transactionId, requested.revision);
   }
 
   /**
@@ -93,10 +97,11 @@ export class TransfersService {
     const paymentRail = this.pickRail(request.paymentRail, external.supportedRails, 'destination.paymentRail');
     if (internal.customerId && internal.customerId !== external.customerId) {
       const field = direction === 'OUT' ? 'destination.accountId' : 'source.accountId';
-      throw new ValidationError([{ field, constraint: 'FORMAT', message: 'The external account belongs to another customer' }]);
+      throw new ValidationError([{ field, constraint: {}, message: 'The external account belongs to another customer' }]);
     }
-    const customer = internal.customerId ? await this.customers.findApprovedToTransact(platformId, internal.customerId) : null;
-    await this.assertAmountInRange(platformId, internal.currency, request.amount);
+    const customer = internal.customerId ? await this.approvedCustomer(platformId, internal.customerId) : null;
+    const amount = request.amount ?? (await this.sweepAmount(platformId, internal, direction));
+    await this.assertAmountInRange(platformId, internal.currency, amount);
     return {
       transactionId: newId('Transaction'),
       platformId,
@@ -106,27 +111,60 @@ export class TransfersService {
       destinationAccountId: direction === 'OUT' ? external.id : internal.accountId,
       paymentRail,
       currency: internal.currency,
-      amount: request.amount,
+      amount,
       counterpartySuffix: lastThree(external.primaryIdentifier),
+      railSelectionMode: request.paymentRail === null ? 'AUTO' : 'MANUAL',
+      ...(request.remittanceInformation !== undefined ? { remittanceInformation: request.remittanceInformation } : {}),
+      ...(request.purposeOfPayment !== undefined ? { purposeOfPayment: request.purposeOfPayment } : {}),
     };
+  }
+
+  /**
+   * The customer behind a transfer, who must be approved to transact. The transfer operations
+   * declare no 403 or 410: a customer not (yet) approved is a request that cannot be carried out
+   * as it stands (400 INVALID_INPUT, the status in `details`), a deleted one is gone (404).
+   */
+  private async approvedCustomer(platformId: string, customerId: string) {
+    try {
+      return await this.customers.findApprovedToTransact(platformId, customerId);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      if (error.code === 'FORBIDDEN') throw new DomainError('INVALID_INPUT', error.message, error.details);
+      if (error.code === 'CUSTOMER_DELETED') throw new DomainError('USER_NOT_FOUND', 'Customer not found');
+      throw error;
+    }
+  }
+
+  /**
+   * A transfer without `amount` (the reference makes it optional). A transfer-out then sweeps
+   * what the source holds available now, exact from the ledger; nothing to sweep is 400. A
+   * transfer-in pulls from an account whose balance we cannot see, so it needs the amount.
+   */
+  private async sweepAmount(platformId: string, internal: InternalAccountDetails, direction: 'IN' | 'OUT'): Promise<number> {
+    if (direction === 'IN') {
+      throw new ValidationError([{ field: 'amount', constraint: {}, message: 'amount is required to pull from an external account' }]);
+    }
+    const { available } = await this.ledger.snapshot({ platformId, accountId: internal.accountId });
+    if (available <= 0) throw insufficientFunds({ accountId: internal.accountId, requested: 0, available });
+    return available;
   }
 
   private async requireInternal(platformId: string, accountId: string, side: 'Source' | 'Destination'): Promise<InternalAccountDetails> {
     const found = await this.internalAccounts.findDetails(platformId, accountId);
-    if (!found) throw new DomainError('NOT_FOUND', `${side} internal account not found`);
+    if (!found) throw new DomainError('REFERENCE_NOT_FOUND', `${side} internal account not found`);
     return found;
   }
 
   private async requireExternal(platformId: string, accountId: string, side: 'Source' | 'Destination'): Promise<ExternalAccountDetails> {
     const found = await this.externalAccounts.findById(platformId, accountId);
-    if (!found) throw new DomainError('NOT_FOUND', `${side} external account not found`);
+    if (!found) throw new DomainError('REFERENCE_NOT_FOUND', `${side} external account not found`);
     return found;
   }
 
   /** `POST /sandbox/internal-accounts/{id}/fund`: credit, then record the incoming transaction. */
   async fund(platformId: string, accountId: string, amount: number): Promise<InternalAccountView> {
     const account = await this.internalAccounts.findDetails(platformId, accountId);
-    if (!account) throw new DomainError('NOT_FOUND', 'Internal account not found');
+    if (!account) throw new DomainError('REFERENCE_NOT_FOUND', 'Internal account not found');
     const transactionId = newId('Transaction');
     const credited = await this.ledger.credit({
       platformId,
@@ -311,6 +349,11 @@ export class TransfersService {
     return row.view;
   }
 
+  /** `view` as the API shows it. */
+  private async wireView(platformId: string, transactionId: string, upToRevision: number | 'no_stream'): Promise<WireTransaction> {
+    return transactionOnWire(await this.view(transactionId, upToRevision), platformId);
+  }
+
   /**
    * Appends the events of `command` at `revision`. Whether it wins or another writer moved the
    * stream first, the caller's loop re-reads and takes the next step from what was recorded.
@@ -328,7 +371,7 @@ export class TransfersService {
   private pickRail(requested: string | null, supported: string[], field: string): string {
     if (requested === null) return supported[0];
     if (!supported.includes(requested)) {
-      throw new ValidationError([{ field, constraint: 'ENUM', message: `${field} must be one the external account supports: ${supported.join(', ')}` }]);
+      throw new ValidationError([{ field, constraint: { enum: supported }, message: `${field} must be one the external account supports: ${supported.join(', ')}` }]);
     }
     return requested;
   }
@@ -343,6 +386,14 @@ export class TransfersService {
       });
     }
   }
+}
+
+/**
+ * A short balance on the wire (the reference has no INSUFFICIENT_FUNDS code): 400 INVALID_AMOUNT,
+ * `details.reason` naming the cause. The ledger keeps INSUFFICIENT_FUNDS as its own signal.
+ */
+function insufficientFunds(details: { accountId: string; requested: number; available?: number }): DomainError {
+  return new DomainError('INVALID_AMOUNT', 'The account balance is too low for this amount', { reason: 'INSUFFICIENT_FUNDS', ...details });
 }
 
 function assertSameCurrency(source: string, destination: string): void {

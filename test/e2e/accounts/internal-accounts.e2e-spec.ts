@@ -27,7 +27,7 @@ describe('internal accounts', () => {
       id: expect.stringMatching(/^InternalAccount:[0-9a-f-]{36}$/),
       customerId: customer.id,
       type: 'INTERNAL_FIAT',
-      status: 'OPEN',
+      status: 'ACTIVE',
       balance: { amount: 0, currency: USD },
       totalBalance: { amount: 0, currency: USD },
       fundingPaymentInstructions: [
@@ -55,6 +55,11 @@ describe('internal accounts', () => {
     expect(wallets.body.data).toEqual([byCurrency.USDB]);
     const one = await testApp.platform.api.get(`/internal-accounts/${byCurrency.USD.id}`).expect(200);
     expect(one.body).toEqual(byCurrency.USD);
+    // `currency` is any code (a string in the reference): one without an account lists nothing.
+    const yen = await testApp.platform.api.get('/customers/internal-accounts').query({ customerId: customer.id, currency: 'JPY' }).expect(200);
+    expect(yen.body).toEqual({ data: [], hasMore: false, totalCount: 0 });
+    const usdOnly = await testApp.platform.api.get('/customers/internal-accounts').query({ customerId: customer.id, currency: 'USD' }).expect(200);
+    expect(usdOnly.body.data).toEqual([byCurrency.USD]);
   });
 
   it('businesses get accounts too', async () => {
@@ -182,11 +187,11 @@ describe('internal accounts', () => {
   });
 
   it('400 for bad filters, malformed ids; 404 for unknown or another platform\'s account', async () => {
-    const bad = await testApp.platform.api.get('/internal-accounts').query({ customerId: 'nope', type: 'SAVINGS', currency: 'XYZ', sort: 'x' }).expect(400);
+    const bad = await testApp.platform.api.get('/internal-accounts').query({ customerId: 'nope', type: 'SAVINGS', currency: 'TOOLONGCODE', sort: 'x' }).expect(400);
     expect(bad.body.details.errors.map((error: { field: string }) => error.field).sort()).toEqual(['currency', 'customerId', 'sort', 'type']);
     await testApp.platform.api.get('/internal-accounts/nope').expect(400);
     const unknown = await testApp.platform.api.get('/internal-accounts/InternalAccount:01900000-0000-7000-8000-000000000000').expect(404);
-    expect(unknown.body).toEqual({ status: 404, code: 'NOT_FOUND', message: 'Internal account not found' });
+    expect(unknown.body).toEqual({ status: 404, code: 'REFERENCE_NOT_FOUND', message: 'Internal account not found' });
     const customer = await createIndividual(testApp.platform.api);
     const mine = await testApp.platform.api.get('/internal-accounts').query({ customerId: customer.id }).expect(200);
     const other = await testApp.createPlatform();

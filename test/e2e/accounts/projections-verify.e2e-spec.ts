@@ -6,7 +6,7 @@ import { transactionsProjection } from '../../../projections/transactions/transa
 import { EVENT_STORE, EventStore } from '../../../src/infra/event-store/event-store.port';
 import { verifyProjection } from '../../../src/infra/projections/projection-rebuild';
 import { TestApp, eventually, startTestApp } from '../../support/test-app';
-import { accountsByCurrency, createBusiness, createIndividual, createUsdExternalAccount, fund } from '../../support/customer-fixtures';
+import { accountsByCurrency, beneficialOwner, createBusiness, createIndividual, createUsdExternalAccount, fund } from '../../support/customer-fixtures';
 
 /** A replay of the log rebuilds this context's read models row for row (`projections:verify`). */
 describe('customers and accounts read models are rebuildable', () => {
@@ -25,7 +25,7 @@ describe('customers and accounts read models are rebuildable', () => {
     const customer = await createIndividual(api, { fullName: 'Re Build001', region: 'FR' });
     await api.post('/verifications').send({ customerId: customer.id }).expect(200);
     await api.patch(`/customers/${customer.id}`).send({ email: 'rebuild@example.com' }).expect(200);
-    const business = await createBusiness(api, { beneficialOwners: [{ personalInfo: { lastName: 'Owner002' } }] });
+    const business = await createBusiness(api, { beneficialOwners: [beneficialOwner('Owner002')] });
     await api.post('/verifications').send({ customerId: business.id }).expect(200);
     const approved = await createIndividual(api, { region: 'DE' });
     const { USD } = await accountsByCurrency(api, approved.id);

@@ -52,6 +52,26 @@ describe('transactions', () => {
     expect(past.body.totalCount).toBe(4);
   });
 
+  it('takes the reference\'s filters: sortOrder, startDate/endDate (inclusive), platformCustomerId, account identifiers, every TransactionStatus', async () => {
+    const ids0 = (response: { body: { data: Array<{ id: string }> } }) => response.body.data.map((transaction) => transaction.id);
+    const api = testApp.platform.api;
+    expect(ids0(await api.get('/transactions').query({ customerId: customer.id, sortOrder: 'asc' }).expect(200))).toEqual([ids.fund, ids.out, ids.failed, ids.in]);
+    expect(ids0(await api.get('/transactions').query({ customerId: customer.id, sortOrder: 'desc' }).expect(200))).toEqual([ids.in, ids.failed, ids.out, ids.fund]);
+    const asc1 = await api.get('/transactions').query({ customerId: customer.id, sortOrder: 'asc', limit: 3 }).expect(200);
+    const asc2 = await api.get('/transactions').query({ customerId: customer.id, sortOrder: 'asc', limit: 3, cursor: asc1.body.nextCursor }).expect(200);
+    expect([...ids0(asc1), ...ids0(asc2)]).toEqual([ids.fund, ids.out, ids.failed, ids.in]);
+    const out = (await api.get(`/transactions/${ids.out}`).expect(200)).body;
+    const inclusive = await api.get('/transactions').query({ customerId: customer.id, startDate: out.createdAt, endDate: out.createdAt }).expect(200);
+    expect(ids0(inclusive)).toEqual([ids.out]);
+    expect(ids0(await api.get('/transactions').query({ platformCustomerId: customer.platformCustomerId }).expect(200))).toEqual([ids.in, ids.failed, ids.out, ids.fund]);
+    expect(ids0(await api.get('/transactions').query({ accountIdentifier: external.id }).expect(200))).toEqual([ids.in, ids.out]);
+    expect(ids0(await api.get('/transactions').query({ senderAccountIdentifier: external.id }).expect(200))).toEqual([ids.in]);
+    expect(ids0(await api.get('/transactions').query({ receiverAccountIdentifier: external.id }).expect(200))).toEqual([ids.out]);
+    for (const status of ['CREATED', 'REJECTED', 'REFUNDED']) {
+      expect((await api.get('/transactions').query({ customerId: customer.id, status }).expect(200)).body.totalCount).toBe(0);
+    }
+  });
+
   it('GET /transactions/{id} answers the same view as the list', async () => {
     const all = await testApp.platform.api.get('/transactions').query({ customerId: customer.id }).expect(200);
     for (const transaction of all.body.data) {
@@ -62,12 +82,14 @@ describe('transactions', () => {
   it('400 for bad filters and malformed ids; 404 TRANSACTION_NOT_FOUND for unknown or another platform\'s', async () => {
     const bad = await testApp.platform.api
       .get('/transactions')
-      .query({ customerId: 'x', status: 'DONE', type: 'SIDEWAYS', accountId: 'x', createdAfter: 'yesterday', limit: 101, foo: 1 })
+      .query({ customerId: 'x', status: 'DONE', type: 'SIDEWAYS', accountId: 'x', createdAfter: 'yesterday', limit: 101, foo: 1, sortOrder: 'up', startDate: 'x', endDate: 'y' })
       .expect(400);
     expect(bad.body.details.errors.map((error: { field: string }) => error.field).sort()).toEqual(
-      ['accountId', 'createdAfter', 'customerId', 'foo', 'limit', 'status', 'type'].sort(),
+      ['accountId', 'createdAfter', 'customerId', 'endDate', 'foo', 'limit', 'sortOrder', 'startDate', 'status', 'type'].sort(),
     );
-    await testApp.platform.api.get('/transactions/nope').expect(400);
+    // GET /transactions/{id} declares no 400: an id that names nothing is not found.
+    const malformed = await testApp.platform.api.get('/transactions/nope').expect(404);
+    expect(malformed.body).toEqual({ status: 404, code: 'TRANSACTION_NOT_FOUND', message: 'Transaction not found' });
     const unknown = await testApp.platform.api.get('/transactions/Transaction:01900000-0000-7000-8000-000000000000').expect(404);
     expect(unknown.body).toEqual({ status: 404, code: 'TRANSACTION_NOT_FOUND', message: 'Transaction not found' });
     const other = await testApp.createPlatform();
@@ -88,8 +110,12 @@ describe('transactions', () => {
     const other = await testApp.createPlatform();
     expect((await other.api.post(`/transactions/${ids.out}/approve`).expect(404)).body).toEqual(unknown.body);
     const malformed = await testApp.platform.api.post('/transactions/nope/approve').expect(400);
-    expect(malformed.body.details.errors).toEqual([expect.objectContaining({ field: 'transactionId', constraint: 'FORMAT' })]);
+    expect(malformed.body.details.errors).toEqual([expect.objectContaining({ field: 'transactionId', constraint: { format: 'Transaction-id' } })]);
     const extra = await testApp.platform.api.post(`/transactions/${ids.out}/approve`).send({ approved: true }).expect(400);
-    expect(extra.body.details.errors).toEqual([{ field: 'approved', constraint: 'UNKNOWN_FIELD', message: 'Unknown field approved' }]);
+    expect(extra.body.details.errors).toEqual([{ field: 'approved', constraint: {}, message: 'Unknown field approved' }]);
+    // ApprovePaymentRequest's receiverCustomerInfo is taken (an object); the transaction still is not awaiting approval.
+    await testApp.platform.api.post(`/transactions/${ids.out}/approve`).send({ receiverCustomerInfo: { fullName: 'Ann Lee' } }).expect(409);
+    const notObject = await testApp.platform.api.post(`/transactions/${ids.out}/approve`).send({ receiverCustomerInfo: 'Ann' }).expect(400);
+    expect(notObject.body.details.errors).toEqual([{ field: 'receiverCustomerInfo', constraint: {}, message: 'receiverCustomerInfo must be an object' }]);
   });
 });

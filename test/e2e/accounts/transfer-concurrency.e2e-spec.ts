@@ -36,7 +36,7 @@ describe('transfer concurrency and the ledger invariant', () => {
     const refused = responses.filter((response) => response.status === 400);
     expect(created.length + refused.length).toBe(20);
     expect(created).toHaveLength(6);
-    for (const response of refused) expect(response.body.code).toBe('INSUFFICIENT_FUNDS');
+    for (const response of refused) expect(response.body).toMatchObject({ code: 'INVALID_AMOUNT', details: { reason: 'INSUFFICIENT_FUNDS' } });
     for (const response of created) expect(response.body.status).toBe('PENDING');
     expect(await balances(USD.id)).toEqual({ available: 1_000, total: 10_000 });
     const listed = await testApp.platform.api.get('/transactions').query({ accountId: USD.id, type: 'OUTGOING' }).expect(200);
@@ -59,7 +59,8 @@ describe('transfer concurrency and the ledger invariant', () => {
     for (const response of responses) {
       if (response.status === 201) expect(response.body.id).toBe(fresh[0].body.id);
       else {
-        expect(response.status).toBe(409);
+        // Still running: 429 with Retry-After (transfer-out declares 429, not 409).
+        expect(response.status).toBe(429);
         expect(response.headers['retry-after']).toBe('1');
       }
     }

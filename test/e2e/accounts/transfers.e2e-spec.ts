@@ -53,13 +53,11 @@ describe('transfers', () => {
       receivedAmount: { amount: 2_500, currency: USD },
       exchangeRate: 1,
       fees: 0,
-      quoteId: null,
-      description: null,
-      failureReason: null,
-      refund: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
-      settledAt: null,
+      // The rail named in the request, also at the top level where the reference reads it.
+      railSelectionMode: 'MANUAL',
+      paymentRail: 'WIRE',
     });
     const read = await testApp.platform.api.get(`/transactions/${response.body.id}`).expect(200);
     expect(['PENDING', 'COMPLETED']).toContain(read.body.status);
@@ -74,17 +72,21 @@ describe('transfers', () => {
     const external = await createUsdExternalAccount(testApp.platform.api, customer.id, '005');
     const response = await testApp.platform.api.post('/transfer-out').send({ source: { accountId: usd.id }, destination: { accountId: external.id }, amount: 4_000 }).expect(201);
     expect(response.body.destination.paymentRail).toBe('ACH');
+    expect(response.body).toMatchObject({ paymentRail: 'ACH', railSelectionMode: 'AUTO' });
     expect(await balances(usd.id)).toEqual({ available: 6_000, total: 10_000 });
     const done = await settled(response.body.id);
     expect(done.status).toBe('FAILED');
-    expect(done.failureReason).toBe('SETTLEMENT_TIMEOUT');
+    // Our SETTLEMENT_TIMEOUT, in the reference's terms.
+    expect(done.failureReason).toBe('QUOTE_EXECUTION_FAILED');
+    expect(done.refund).toMatchObject({ status: 'COMPLETED', reason: 'TIMEOUT' });
     expect(await balances(usd.id)).toEqual({ available: 10_000, total: 10_000 });
   });
 
+  // Our scenario reasons stay in the events; the wire shows the reference's OutgoingTransactionFailureReason.
   it.each([
-    ['002', 'INSUFFICIENT_FUNDS'],
-    ['003', 'ACCOUNT_CLOSED'],
-    ['004', 'BANK_REJECTED'],
+    ['002', 'QUOTE_EXECUTION_FAILED'],
+    ['003', 'ACCOUNT_CANNOT_RECEIVE'],
+    ['004', 'ACCOUNT_CANNOT_RECEIVE'],
   ])('transfer-out to suffix %s fails at once with %s and refunds', async (suffix, failureReason) => {
     const { customer, usd } = await fundedCustomer();
     const external = await createUsdExternalAccount(testApp.platform.api, customer.id, suffix);
@@ -95,10 +97,10 @@ describe('transfers', () => {
       expect.objectContaining({
         status: 'FAILED',
         failureReason,
-        settledAt: null,
-        refund: { reference: `${response.body.id}:refund`, initiatedAt: expect.any(String), settledAt: expect.any(String), status: 'COMPLETED', reason: failureReason },
+        refund: { reference: `${response.body.id}:refund`, initiatedAt: expect.any(String), settledAt: expect.any(String), status: 'COMPLETED', reason: 'TRANSACTION_FAILED' },
       }),
     );
+    expect(done).not.toHaveProperty('settledAt');
     expect(await balances(usd.id)).toEqual({ available: 10_000, total: 10_000 });
     const history = await testApp.platform.api.get('/audit/events').query({ resourceId: response.body.id }).expect(200);
     expect(history.body.data.map((entry: { type: string }) => entry.type)).toEqual(['TransferOutRequested', 'TransferOutFundsHeld', 'TransferOutFailed']);
@@ -124,28 +126,26 @@ describe('transfers', () => {
     expect(await balances(usd.id)).toEqual({ available: 7_000, total: 7_000 });
   });
 
-  it.each([
-    ['002', 'INSUFFICIENT_FUNDS'],
-    ['004', 'BANK_REJECTED'],
-    ['005', 'SETTLEMENT_TIMEOUT'],
-  ])('transfer-in from suffix %s fails (%s) and credits nothing', async (suffix, failureReason) => {
+  // A failed pull is the reference's COLLECTION_FAILED, whichever scenario failed it.
+  it.each([['002'], ['004'], ['005']])('transfer-in from suffix %s fails (COLLECTION_FAILED) and credits nothing', async (suffix) => {
     const { customer, usd } = await fundedCustomer(0);
     const external = await createUsdExternalAccount(testApp.platform.api, customer.id, suffix);
     const response = await testApp.platform.api.post('/transfer-in').send({ source: { accountId: external.id }, destination: { accountId: usd.id }, amount: 7_000 }).expect(201);
     const done = await settled(response.body.id);
-    expect(done).toEqual(expect.objectContaining({ status: 'FAILED', failureReason, refund: null }));
+    expect(done).toEqual(expect.objectContaining({ status: 'FAILED', failureReason: 'COLLECTION_FAILED' }));
+    expect(done).not.toHaveProperty('refund');
     expect(await balances(usd.id)).toEqual({ available: 0, total: 0 });
   });
 
-  it('400 INSUFFICIENT_FUNDS when short: nothing held, no transaction listed', async () => {
+  it('400 INVALID_AMOUNT (reason INSUFFICIENT_FUNDS) when short: nothing held, no transaction listed', async () => {
     const { customer, usd } = await fundedCustomer(1_000);
     const external = await createUsdExternalAccount(testApp.platform.api, customer.id);
     const response = await testApp.platform.api.post('/transfer-out').send({ source: { accountId: usd.id }, destination: { accountId: external.id }, amount: 1_001 }).expect(400);
     expect(response.body).toEqual({
       status: 400,
-      code: 'INSUFFICIENT_FUNDS',
+      code: 'INVALID_AMOUNT',
       message: 'The account balance is too low for this amount',
-      details: { accountId: usd.id, requested: 1_001, available: 1_000 },
+      details: { reason: 'INSUFFICIENT_FUNDS', accountId: usd.id, requested: 1_001, available: 1_000 },
     });
     expect(await balances(usd.id)).toEqual({ available: 1_000, total: 1_000 });
     const listed = await testApp.platform.api.get('/transactions').query({ accountId: usd.id, type: 'OUTGOING' }).expect(200);
@@ -167,13 +167,13 @@ describe('transfers', () => {
   });
 
   it.each([
-    [0, 'MIN'],
-    [-5, 'MIN'],
-    [1.5, 'TYPE'],
-    ['100', 'TYPE'],
-    [9_000_000_000_000_001, 'MAX'],
-    [null, 'REQUIRED'],
-  ])('amount %p is 400 INVALID_INPUT (%s)', async (amount, constraint) => {
+    [0, 'below 1'],
+    [-5, 'negative'],
+    [1.5, 'not an integer'],
+    ['100', 'a string'],
+    [9_000_000_000_000_001, 'above the maximum'],
+    [null, 'null'],
+  ])('amount %p is 400 INVALID_INPUT (%s)', async (amount, _label) => {
     const { customer, usd } = await fundedCustomer(0);
     const external = await createUsdExternalAccount(testApp.platform.api, customer.id);
     for (const [path, body] of [
@@ -182,15 +182,20 @@ describe('transfers', () => {
     ] as const) {
       const response = await testApp.platform.api.post(path).send(body).expect(400);
       expect(response.body.code).toBe('INVALID_INPUT');
-      expect(response.body.details.errors).toEqual([expect.objectContaining({ field: 'amount', constraint })]);
+      // Presence, type and bounds of a number carry no hint.
+      expect(response.body.details.errors).toEqual([expect.objectContaining({ field: 'amount', constraint: {} })]);
     }
   });
 
   it('lists every bad field of the body; malformed ids and swapped directions are 400', async () => {
     const bad = await testApp.platform.api.post('/transfer-out').send({ source: {}, destination: { accountId: 'InternalAccount:x', paymentRail: 7 }, extra: 1 }).expect(400);
-    expect(bad.body.details.errors.map((error: { field: string; constraint: string }) => `${error.field}:${error.constraint}`).sort()).toEqual(
-      ['amount:REQUIRED', 'destination.accountId:FORMAT', 'destination.paymentRail:TYPE', 'extra:UNKNOWN_FIELD', 'source.accountId:REQUIRED'].sort(),
-    );
+    // `amount` is optional (a transfer-out without it sweeps the balance).
+    expect(bad.body.details.errors.map((error: { field: string; constraint: object }) => [error.field, error.constraint]).sort()).toEqual([
+      ['destination.accountId', { format: 'ExternalAccount-id' }],
+      ['destination.paymentRail', {}],
+      ['extra', {}],
+      ['source.accountId', {}],
+    ]);
     const { customer, usd } = await fundedCustomer(0);
     const external = await createUsdExternalAccount(testApp.platform.api, customer.id);
     const swapped = await testApp.platform.api.post('/transfer-out').send({ source: { accountId: external.id }, destination: { accountId: usd.id }, amount: 1 }).expect(400);
@@ -205,7 +210,7 @@ describe('transfers', () => {
       .send({ source: { accountId: usd.id }, destination: { accountId: external.id, paymentRail: 'RTP' }, amount: 1 })
       .expect(400);
     expect(response.body.details.errors).toEqual([
-      { field: 'destination.paymentRail', constraint: 'ENUM', message: 'destination.paymentRail must be one the external account supports: ACH, WIRE' },
+      { field: 'destination.paymentRail', constraint: { enum: ['ACH', 'WIRE'] }, message: 'destination.paymentRail must be one the external account supports: ACH, WIRE' },
     ]);
   });
 
@@ -215,14 +220,14 @@ describe('transfers', () => {
     const unknownInternal = 'InternalAccount:01900000-0000-7000-8000-000000000000';
     const unknownExternal = 'ExternalAccount:01900000-0000-7000-8000-000000000000';
     const a = await testApp.platform.api.post('/transfer-out').send({ source: { accountId: unknownInternal }, destination: { accountId: external.id }, amount: 1 }).expect(404);
-    expect(a.body).toEqual({ status: 404, code: 'NOT_FOUND', message: 'Source internal account not found' });
+    expect(a.body).toEqual({ status: 404, code: 'REFERENCE_NOT_FOUND', message: 'Source internal account not found' });
     const b = await testApp.platform.api.post('/transfer-out').send({ source: { accountId: usd.id }, destination: { accountId: unknownExternal }, amount: 1 }).expect(404);
-    expect(b.body).toEqual({ status: 404, code: 'NOT_FOUND', message: 'Destination external account not found' });
+    expect(b.body).toEqual({ status: 404, code: 'REFERENCE_NOT_FOUND', message: 'Destination external account not found' });
     const other = await testApp.createPlatform();
     const c = await other.api.post('/transfer-out').send({ source: { accountId: usd.id }, destination: { accountId: external.id }, amount: 1 }).expect(404);
     expect(c.body).toEqual(a.body);
     const d = await other.api.post('/transfer-in').send({ source: { accountId: external.id }, destination: { accountId: usd.id }, amount: 1 }).expect(404);
-    expect(d.body).toEqual({ status: 404, code: 'NOT_FOUND', message: 'Source external account not found' });
+    expect(d.body).toEqual({ status: 404, code: 'REFERENCE_NOT_FOUND', message: 'Source external account not found' });
   });
 
   it('an external account of another customer is refused', async () => {
@@ -230,26 +235,27 @@ describe('transfers', () => {
     const stranger = await createIndividual(testApp.platform.api);
     const theirs = await createUsdExternalAccount(testApp.platform.api, stranger.id);
     const response = await testApp.platform.api.post('/transfer-out').send({ source: { accountId: usd.id }, destination: { accountId: theirs.id }, amount: 1 }).expect(400);
-    expect(response.body.details.errors).toEqual([{ field: 'destination.accountId', constraint: 'FORMAT', message: 'The external account belongs to another customer' }]);
+    expect(response.body.details.errors).toEqual([{ field: 'destination.accountId', constraint: {}, message: 'The external account belongs to another customer' }]);
   });
 
-  it('403 FORBIDDEN for a customer not approved to transact; 410 once deleted', async () => {
+  // The transfer operations declare no 403 or 410.
+  it('400 INVALID_INPUT for a customer not approved to transact; 404 USER_NOT_FOUND once deleted', async () => {
     const pending = await createIndividual(testApp.platform.api, { fullName: 'Pat Pending001' });
     const accounts = await accountsByCurrency(testApp.platform.api, pending.id);
     await fund(testApp.platform.api, accounts.USD.id, 100);
     const external = await createUsdExternalAccount(testApp.platform.api, pending.id);
-    const response = await testApp.platform.api.post('/transfer-out').send({ source: { accountId: accounts.USD.id }, destination: { accountId: external.id }, amount: 1 }).expect(403);
+    const response = await testApp.platform.api.post('/transfer-out').send({ source: { accountId: accounts.USD.id }, destination: { accountId: external.id }, amount: 1 }).expect(400);
     expect(response.body).toEqual({
-      status: 403,
-      code: 'FORBIDDEN',
+      status: 400,
+      code: 'INVALID_INPUT',
       message: 'The customer is not approved to transact',
       details: { reason: 'CUSTOMER_NOT_APPROVED', kycStatus: 'PENDING' },
     });
     const { customer, usd } = await fundedCustomer();
     const theirs = await createUsdExternalAccount(testApp.platform.api, customer.id);
     await testApp.platform.api.delete(`/customers/${customer.id}`).expect(200);
-    const gone = await testApp.platform.api.post('/transfer-out').send({ source: { accountId: usd.id }, destination: { accountId: theirs.id }, amount: 1 }).expect(410);
-    expect(gone.body.code).toBe('CUSTOMER_DELETED');
+    const gone = await testApp.platform.api.post('/transfer-out').send({ source: { accountId: usd.id }, destination: { accountId: theirs.id }, amount: 1 }).expect(404);
+    expect(gone.body).toEqual({ status: 404, code: 'USER_NOT_FOUND', message: 'Customer not found' });
   });
 
   it('400 AMOUNT_OUT_OF_RANGE outside the platform\'s limits for the currency', async () => {
@@ -271,6 +277,58 @@ describe('transfers', () => {
     }
   });
 
+  it('transfer-out takes remittanceInformation and purposeOfPayment: the reference travels as reconciliationInstructions and is a list filter', async () => {
+    const { customer, usd } = await fundedCustomer();
+    const external = await createUsdExternalAccount(testApp.platform.api, customer.id);
+    const remittance = `INV-${Date.now()}`;
+    const response = await testApp.platform.api
+      .post('/transfer-out')
+      .send({ source: { accountId: usd.id }, destination: { accountId: external.id }, amount: 100, remittanceInformation: remittance, purposeOfPayment: 'GOODS_OR_SERVICES' })
+      .expect(201);
+    expect(response.body).toMatchObject({ reconciliationInstructions: { reference: remittance }, purposeOfPayment: 'GOODS_OR_SERVICES' });
+    const listed = await testApp.platform.api.get('/transactions').query({ reference: remittance }).expect(200);
+    expect(listed.body.data.map((transaction: { id: string }) => transaction.id)).toEqual([response.body.id]);
+    const history = await testApp.platform.api.get('/audit/events').query({ resourceId: response.body.id }).expect(200);
+    expect(history.body.data[0].data).toMatchObject({ remittanceInformation: remittance, purposeOfPayment: 'GOODS_OR_SERVICES', railSelectionMode: 'AUTO' });
+    const bad = await testApp.platform.api
+      .post('/transfer-out')
+      .send({ source: { accountId: usd.id }, destination: { accountId: external.id }, amount: 100, remittanceInformation: 'x'.repeat(81), purposeOfPayment: 'LUNCH' })
+      .expect(400);
+    expect(bad.body.details.errors.map((error: { field: string }) => error.field).sort()).toEqual(['purposeOfPayment', 'remittanceInformation']);
+  });
+
+  it('transfer-out without amount sweeps the available balance; with nothing available it is 400 INVALID_AMOUNT', async () => {
+    const { customer, usd } = await fundedCustomer(4_321);
+    const external = await createUsdExternalAccount(testApp.platform.api, customer.id);
+    const swept = await testApp.platform.api.post('/transfer-out').send({ source: { accountId: usd.id }, destination: { accountId: external.id } }).expect(201);
+    expect(swept.body.sentAmount.amount).toBe(4_321);
+    expect(await balances(usd.id)).toEqual({ available: 0, total: 4_321 });
+    const empty = await testApp.platform.api.post('/transfer-out').send({ source: { accountId: usd.id }, destination: { accountId: external.id } }).expect(400);
+    expect(empty.body).toEqual({
+      status: 400,
+      code: 'INVALID_AMOUNT',
+      message: 'The account balance is too low for this amount',
+      details: { reason: 'INSUFFICIENT_FUNDS', accountId: usd.id, requested: 0, available: 0 },
+    });
+  });
+
+  it('transfer-in (TransferInRequest): amount is needed for a pull, and the destination takes no paymentRail', async () => {
+    const { customer, usd } = await fundedCustomer(0);
+    const external = await createUsdExternalAccount(testApp.platform.api, customer.id);
+    const noAmount = await testApp.platform.api.post('/transfer-in').send({ source: { accountId: external.id }, destination: { accountId: usd.id } }).expect(400);
+    expect(noAmount.body).toEqual({
+      status: 400,
+      code: 'INVALID_INPUT',
+      message: expect.any(String),
+      details: { errors: [{ field: 'amount', constraint: {}, message: 'amount is required to pull from an external account' }] },
+    });
+    const rail = await testApp.platform.api
+      .post('/transfer-in')
+      .send({ source: { accountId: external.id }, destination: { accountId: usd.id, paymentRail: 'ACH' }, amount: 1 })
+      .expect(400);
+    expect(rail.body.details.errors).toEqual([expect.objectContaining({ field: 'destination.paymentRail' })]);
+  });
+
   it('Idempotency-Key: a replay answers the first response and moves money once', async () => {
     const { customer, usd } = await fundedCustomer();
     const external = await createUsdExternalAccount(testApp.platform.api, customer.id, '005');
@@ -281,7 +339,8 @@ describe('transfers', () => {
     expect(replay.text).toBe(first.text);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(await balances(usd.id)).toEqual({ available: 7_000, total: 10_000 });
-    const changed = await testApp.platform.api.post('/transfer-out').set('Idempotency-Key', key).send({ ...body, amount: 1 }).expect(409);
-    expect(changed.body.code).toBe('CONFLICT');
+    // A reused key is the client's mistake: 400 (the operation declares no 409).
+    const changed = await testApp.platform.api.post('/transfer-out').set('Idempotency-Key', key).send({ ...body, amount: 1 }).expect(400);
+    expect(changed.body).toMatchObject({ code: 'INVALID_INPUT', details: { reason: 'IDEMPOTENCY_KEY_REUSED' } });
   });
 });

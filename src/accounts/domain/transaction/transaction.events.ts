@@ -15,6 +15,14 @@ export type TransferParties = {
   amount: number;
   /** Last three characters of the external account's primary identifier (sandbox scenario). */
   counterpartySuffix: string | null;
+  /**
+   * Recorded since the reference's request fields were accepted (absent on older events):
+   * whether the request named the rail, and a transfer-out's `remittanceInformation` and
+   * `purposeOfPayment` when given.
+   */
+  railSelectionMode?: 'AUTO' | 'MANUAL';
+  remittanceInformation?: string;
+  purposeOfPayment?: string;
 };
 
 type Ref = {
