@@ -40,7 +40,8 @@ const TIME_FIELD: Readonly<Record<string, string>> = {
 
 export const quotesProjection: Projection = {
   name: 'quotes',
-  version: 2,
+  // 3: views show `destination.paymentRail` under the contract's rail names (issue 20).
+  version: 3,
   tables: ['quotes'],
   schema: (t) => [
     `CREATE TABLE IF NOT EXISTS ${t('quotes')} (

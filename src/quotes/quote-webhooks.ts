@@ -1,3 +1,4 @@
+import { transactionOnWire } from '../accounts/queries/transaction-wire';
 import { TransactionRow } from '../accounts/queries/transaction.view';
 import { RecordedEvent } from '../infra/event-store/event-store.port';
 import { QUOTE_EVENT_TYPES } from './domain/quote/quote.events';
@@ -6,7 +7,8 @@ import { QUOTE_TRANSACTION_REDUCERS, quoteTransactionViewFromEvents } from './qu
 /**
  * What the quote events mean as webhooks (DECISIONS.md sections 2 and 6): every status change of
  * the outgoing transaction behind a quote is an `OUTGOING_PAYMENT.<STATUS>`, whose `data` is the
- * transaction exactly as `GET /transactions/{id}` returned it right after the event. Execute
+ * transaction exactly as `GET /transactions/{id}` returned it right after the event (the stored
+ * view put on the wire by transactionOnWire, as GET does). Execute
  * attempts that were refused change no status and send nothing.
  */
 export const OUTGOING_PAYMENT_TYPES: Readonly<Record<string, string>> = {
@@ -27,8 +29,8 @@ export const QUOTE_WEBHOOK_EVENT_TYPES = Object.keys(OUTGOING_PAYMENT_TYPES);
 export function quoteWebhooks(event: RecordedEvent, streamUpToEvent: RecordedEvent[]): Array<{ type: string; data: unknown }> {
   const type = OUTGOING_PAYMENT_TYPES[event.type];
   if (!type) return [];
-  const data = quoteTransactionViewFromEvents(streamUpToEvent);
-  return data ? [{ type, data }] : [];
+  const view = quoteTransactionViewFromEvents(streamUpToEvent);
+  return view ? [{ type, data: transactionOnWire(view, platformIdOf(event)) }] : [];
 }
 
 const RECENT_LIMIT = 20_000;
@@ -61,8 +63,12 @@ export class QuoteWebhookMapper {
     this.recent.set(quoteId, { revision: event.revision, row });
     if (this.recent.size > RECENT_LIMIT) this.recent.delete(this.recent.keys().next().value!);
     const type = OUTGOING_PAYMENT_TYPES[event.type];
-    return type && row ? [{ type, data: row.view }] : [];
+    return type && row ? [{ type, data: transactionOnWire(row.view, platformIdOf(event)) }] : [];
   }
+}
+
+function platformIdOf(event: RecordedEvent): string {
+  return (event.data as { platformId: string }).platformId;
 }
 
 function rowOf(stream: RecordedEvent[]): TransactionRow | null {

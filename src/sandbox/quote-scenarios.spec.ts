@@ -27,7 +27,7 @@ describe('sandbox quote scenarios', () => {
       { after: 'settlementDelayMs', delayMs: 100, atMs: 100, status: 'COMPLETED', failureReason: null, funds: 'SETTLE_HOLD', refund: null },
     ]);
     expect(settlementSchedule(quoteScenarioFor('1234567002'), timing)).toEqual([
-      { after: 'settlementDelayMs', delayMs: 100, atMs: 100, status: 'FAILED', failureReason: 'QUOTE_EXECUTION_FAILED', funds: 'RELEASE_HOLD', refund: { status: 'COMPLETED', reason: 'QUOTE_EXECUTION_FAILED' } },
+      { after: 'settlementDelayMs', delayMs: 100, atMs: 100, status: 'FAILED', failureReason: 'QUOTE_EXECUTION_FAILED', funds: 'RELEASE_HOLD', refund: { status: 'COMPLETED', reason: 'TRANSACTION_FAILED' } },
     ]);
     expect(settlementSchedule(quoteScenarioFor('alice.003@example.com'), timing)).toEqual([
       { after: 'longPaymentDelayMs', delayMs: 2000, atMs: 2000, status: 'COMPLETED', failureReason: null, funds: 'SETTLE_HOLD', refund: null },
@@ -35,11 +35,11 @@ describe('sandbox quote scenarios', () => {
     expect(settlementSchedule(quoteScenarioFor('1234567004'), timing)[0]).toMatchObject({ status: 'FAILED', failureReason: 'ACCOUNT_CANNOT_RECEIVE', funds: 'RELEASE_HOLD' });
     expect(settlementSchedule(quoteScenarioFor('1234567005'), timing)).toEqual([
       { after: 'settlementDelayMs', delayMs: 100, atMs: 100, status: 'COMPLETED', failureReason: null, funds: 'SETTLE_HOLD', refund: null },
-      { after: 'returnDelayMs', delayMs: 300, atMs: 400, status: 'FAILED', failureReason: 'PAYOUT_RETURNED', funds: 'CREDIT_REFUND', refund: { status: 'COMPLETED', reason: 'PAYOUT_RETURNED' } },
+      { after: 'returnDelayMs', delayMs: 300, atMs: 400, status: 'FAILED', failureReason: 'PAYOUT_RETURNED', funds: 'CREDIT_REFUND', refund: { status: 'COMPLETED', reason: 'TRANSACTION_FAILED' } },
     ]);
-    expect(settlementSchedule(quoteScenarioFor('1234567006'), timing)[0]).toMatchObject({ status: 'FAILED', refund: { status: 'COMPLETED', reason: 'USER_CANCELLATION' } });
+    expect(settlementSchedule(quoteScenarioFor('1234567006'), timing)[0]).toMatchObject({ status: 'FAILED', failureReason: 'QUOTE_EXECUTION_FAILED', refund: { status: 'COMPLETED', reason: 'USER_CANCELLATION' } });
     expect(settlementSchedule(quoteScenarioFor('1234567007'), timing)).toEqual([
-      { after: 'settlementDelayMs', delayMs: 100, atMs: 100, status: 'FAILED', failureReason: 'REFUND_FAILED', funds: 'SETTLE_HOLD_UNREFUNDED', refund: { status: 'FAILED', reason: 'REFUND_FAILED' } },
+      { after: 'settlementDelayMs', delayMs: 100, atMs: 100, status: 'FAILED', failureReason: 'QUOTE_EXECUTION_FAILED', funds: 'SETTLE_HOLD_UNREFUNDED', refund: { status: 'FAILED', reason: 'TRANSACTION_FAILED' } },
     ]);
     expect(quoteScenarioFor('1234567007')).toMatchObject({ name: 'REFUND_FAILED', suffix: '007' });
   });

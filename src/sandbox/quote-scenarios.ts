@@ -17,13 +17,31 @@ export type QuoteScenarioName =
   | 'UMA_PENDING_LONG'
   | 'UMA_COMPLIANCE_REJECTED';
 
+/**
+ * The transaction's `failureReason`, from the contract's OutgoingTransactionFailureReason. A
+ * cancellation and a failed refund have no reason of their own there: both fail the payout as
+ * QUOTE_EXECUTION_FAILED, the refund telling the rest. Quotes failed before this carried
+ * `USER_CANCELLATION` and `REFUND_FAILED` here (see LEGACY_FAILURE_REASONS).
+ */
 export type QuoteFailureReason =
   | 'QUOTE_EXECUTION_FAILED'
   | 'ACCOUNT_CANNOT_RECEIVE'
   | 'PAYOUT_RETURNED'
-  | 'USER_CANCELLATION'
-  | 'REFUND_FAILED'
   | 'COMPLIANCE_REJECTED';
+
+/** The refund's `reason`, from the contract's Refund enum. */
+export type RefundReason = 'TRANSACTION_FAILED' | 'USER_CANCELLATION' | 'TIMEOUT';
+
+/** Stored failure reasons of older quotes and what the contract calls them. */
+export const LEGACY_FAILURE_REASONS: Readonly<Record<string, QuoteFailureReason>> = Object.freeze({
+  USER_CANCELLATION: 'QUOTE_EXECUTION_FAILED',
+  REFUND_FAILED: 'QUOTE_EXECUTION_FAILED',
+});
+
+/** A stored refund reason under the contract's name (older quotes stored the failure reason). */
+export function refundReasonOf(stored: string): RefundReason {
+  return stored === 'USER_CANCELLATION' || stored === 'TIMEOUT' ? stored : 'TRANSACTION_FAILED';
+}
 
 /** Which AppConfig.sandbox delay precedes a step. */
 export type SandboxDelayName = keyof Pick<SandboxTiming, 'settlementDelayMs' | 'longPaymentDelayMs' | 'returnDelayMs'>;
@@ -34,14 +52,14 @@ export type SandboxDelayName = keyof Pick<SandboxTiming, 'settlementDelayMs' | '
  * - RELEASE_HOLD: the hold goes back to available (`releaseHold`): the refund of a failed payout.
  * - CREDIT_REFUND: money that already left comes back (`credit`): a payout returned after COMPLETED.
  * - SETTLE_HOLD_UNREFUNDED: the payout failed and so did its refund: the money is gone
- *   (`settleHold`) and the transaction says REFUND_FAILED.
+ *   (`settleHold`) and the transaction's refund says FAILED.
  * A REALTIME_FUNDING quote holds nothing: its refunds go back to the payer outside the ledger.
  */
 export type ScenarioFundsMovement = 'SETTLE_HOLD' | 'RELEASE_HOLD' | 'CREDIT_REFUND' | 'SETTLE_HOLD_UNREFUNDED';
 
 export interface ScenarioRefund {
   status: 'COMPLETED' | 'FAILED';
-  reason: QuoteFailureReason;
+  reason: RefundReason;
 }
 
 export interface QuoteSettlementStep {
@@ -63,8 +81,8 @@ export interface QuoteScenario {
 
 const completes = (after: SandboxDelayName): QuoteSettlementStep => ({ after, status: 'COMPLETED', failureReason: null, funds: 'SETTLE_HOLD', refund: null });
 
-const failsRefunded = (reason: QuoteFailureReason): QuoteSettlementStep => ({
-  after: 'settlementDelayMs', status: 'FAILED', failureReason: reason, funds: 'RELEASE_HOLD', refund: { status: 'COMPLETED', reason },
+const failsRefunded = (reason: QuoteFailureReason, refundReason: RefundReason = 'TRANSACTION_FAILED'): QuoteSettlementStep => ({
+  after: 'settlementDelayMs', status: 'FAILED', failureReason: reason, funds: 'RELEASE_HOLD', refund: { status: 'COMPLETED', reason: refundReason },
 });
 
 const SCENARIOS: Readonly<Record<QuoteScenarioName, readonly QuoteSettlementStep[]>> = Object.freeze({
@@ -74,11 +92,11 @@ const SCENARIOS: Readonly<Record<QuoteScenarioName, readonly QuoteSettlementStep
   ACCOUNT_CANNOT_RECEIVE: [failsRefunded('ACCOUNT_CANNOT_RECEIVE')],
   PAYOUT_RETURNED: [
     completes('settlementDelayMs'),
-    { after: 'returnDelayMs', status: 'FAILED', failureReason: 'PAYOUT_RETURNED', funds: 'CREDIT_REFUND', refund: { status: 'COMPLETED', reason: 'PAYOUT_RETURNED' } },
+    { after: 'returnDelayMs', status: 'FAILED', failureReason: 'PAYOUT_RETURNED', funds: 'CREDIT_REFUND', refund: { status: 'COMPLETED', reason: 'TRANSACTION_FAILED' } },
   ],
-  USER_CANCELLATION: [failsRefunded('USER_CANCELLATION')],
+  USER_CANCELLATION: [failsRefunded('QUOTE_EXECUTION_FAILED', 'USER_CANCELLATION')],
   REFUND_FAILED: [
-    { after: 'settlementDelayMs', status: 'FAILED', failureReason: 'REFUND_FAILED', funds: 'SETTLE_HOLD_UNREFUNDED', refund: { status: 'FAILED', reason: 'REFUND_FAILED' } },
+    { after: 'settlementDelayMs', status: 'FAILED', failureReason: 'QUOTE_EXECUTION_FAILED', funds: 'SETTLE_HOLD_UNREFUNDED', refund: { status: 'FAILED', reason: 'TRANSACTION_FAILED' } },
   ],
   UMA_PENDING_LONG: [completes('longPaymentDelayMs')],
   UMA_COMPLIANCE_REJECTED: [failsRefunded('COMPLIANCE_REJECTED')],

@@ -62,14 +62,14 @@ export function resolveSandboxUmaReceiver(text: unknown, requestedCurrency?: str
   const parsed = parseUmaAddress(text);
   if (!parsed) {
     throw new DomainError('INVALID_UMA_ADDRESS', 'umaAddress must look like $user@domain.com', {
-      errors: [{ field: 'destination.umaAddress', constraint: 'FORMAT', message: 'umaAddress must look like $user@domain.com' }],
+      errors: [{ field: 'destination.umaAddress', constraint: { format: 'uma-address' }, message: 'umaAddress must look like $user@domain.com' }],
     });
   }
   const receiver = parsed.domain === SANDBOX_UMA_DOMAIN ? testReceiver(parsed) : null;
   if (!receiver) throw new DomainError('UMA_NOT_FOUND', `No UMA receiver answers at ${parsed.address}`);
   if (requestedCurrency !== undefined && requestedCurrency !== null && requestedCurrency !== receiver.currency) {
     throw new DomainError('INVALID_CURRENCY', `${parsed.address} receives ${receiver.currency}, not ${requestedCurrency}`, {
-      errors: [{ field: 'destination.currency', constraint: 'ENUM', message: `${parsed.address} receives ${receiver.currency} only` }],
+      errors: [{ field: 'destination.currency', constraint: { enum: [receiver.currency] }, message: `${parsed.address} receives ${receiver.currency} only` }],
     });
   }
   return receiver;

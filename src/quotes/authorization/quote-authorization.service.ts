@@ -53,10 +53,13 @@ export class QuoteAuthorizationService {
     });
   }
 
-  /** For `POST /quotes`: the authorization a REALTIME_FUNDING quote of an SCA customer starts with. */
-  async planForCreation(terms: QuoteTerms): Promise<AuthorizationRequest | null> {
+  /**
+   * For `POST /quotes`: the authorization a REALTIME_FUNDING quote of an SCA customer starts with,
+   * on the request's `scaFactor` (SMS_OTP when none).
+   */
+  async planForCreation(terms: QuoteTerms, scaFactor: string | null = null): Promise<AuthorizationRequest | null> {
     if (terms.source.sourceType !== 'REALTIME_FUNDING' || !(await this.scaCustomers.appliesTo(terms.platformId, terms.customerId))) return null;
-    return this.plan(terms, 'SMS_OTP');
+    return this.plan(terms, (scaFactor ?? 'SMS_OTP') as ChallengeFactor);
   }
 
   /** Opens the sequence of a recorded authorization (no-op when open). */

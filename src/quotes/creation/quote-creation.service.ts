@@ -14,12 +14,13 @@ import { resolveSandboxUmaReceiver } from '../../sandbox/uma-addresses';
 import { buildQuoteExecutionPayload } from '../../shared/wallet-payloads';
 import { PaymentInstructionsRecord, QuoteDestination, QuoteSource, QuoteTerms } from '../domain/quote/quote.events';
 import { QuoteRequest } from '../http/quote-request';
-import { platformFeeFor } from '../pricing/fee-schedule';
+import { PlatformFee, platformFeeFor } from '../pricing/fee-schedule';
+import { insufficientFunds } from '../execution/insufficient-funds';
 import { buildPaymentInstructions } from '../pricing/payment-instructions';
 import { priceQuote } from '../pricing/price';
 import { DestinationAccountType, PaymentRail, isDestinationAccountType, quoteExpiresAt, selectRail } from '../pricing/rails';
 import { RateSnapshots } from '../pricing/rate-snapshots';
-import { QuoteView, quoteView } from '../queries/quote.view';
+import { QuoteView, destinationView, quoteView } from '../queries/quote.view';
 import { QuoteStore } from '../quote-store';
 import { QuoteAuthorizationService } from '../authorization/quote-authorization.service';
 import { CounterpartyFacts, counterpartyInformation, sandboxUmaReceiverFacts } from './counterparty-information';
@@ -62,7 +63,31 @@ export class QuoteCreationService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /**
+   * `POST /quotes`. `immediatelyExecute` then runs the execute path on the new quote (an SCA
+   * customer's quote is PENDING_AUTHORIZATION with its challenge, as execute would leave it).
+   * Refusals are answered with the statuses the operation declares (quoteCreationRefusal).
+   */
   async create(platformId: string, request: QuoteRequest): Promise<QuoteView> {
+    try {
+      // No receiver lookups are kept yet (`GET /receiver/...`): every lookup id is unknown.
+      if (request.lookupId !== null) {
+        throw new DomainError('LOOKUP_REQUEST_FAILED', `Lookup request ${request.lookupId} was not found; quote without lookupId or with a current lookup`, {
+          lookupId: request.lookupId,
+        });
+      }
+      const created = await this.createQuote(platformId, request);
+      if (!request.immediatelyExecute || created.source.sourceType !== 'ACCOUNT') return created;
+      return await this.authorization.execute(platformId, created.id, { signatureHeader: undefined, scaFactor: request.scaFactor }).catch((error: unknown) => {
+        // The quote exists (PENDING): say which, so it can be executed again or left to expire.
+        throw error instanceof DomainError ? new DomainError(error.code, error.message, { ...error.details, quoteId: created.id }) : error;
+      });
+    } catch (error) {
+      throw quoteCreationRefusal(error);
+    }
+  }
+
+  private async createQuote(platformId: string, request: QuoteRequest): Promise<QuoteView> {
     const createdAt = new Date().toISOString();
     // Lookups run together as soon as what they need is known (the customer and destination
     // checks need the source); their refusals still come out in one fixed order.
@@ -72,13 +97,28 @@ export class QuoteCreationService {
     });
     const sourceLookup = this.resolveSource(platformId, request);
     const customerLookup = sourceLookup.then((source) =>
-      source.customerId ? this.customers.findApprovedToTransact(platformId, source.customerId) : null,
+      source.customerId
+        ? this.customers.findApprovedToTransact(platformId, source.customerId).catch((error: unknown) => {
+            throw unusableCustomer(error, request.source.customerId ? 'source.customerId' : 'source.accountId');
+          })
+        : null,
     );
     const destinationLookup = sourceLookup.then((source) => this.resolveDestination(platformId, request, source));
     const [platform, source, customer, destination] = await inOrder(platformLookup, sourceLookup, customerLookup, destinationLookup);
     if (destination.internalAccountId !== null && destination.internalAccountId === source.account?.accountId) {
       throw new DomainError('SELF_PAYMENT', 'The source and the destination are the same account');
     }
+    if (request.immediatelyExecute && source.account?.accountType === 'EMBEDDED_WALLET') {
+      // Execute from a wallet needs a signature over the quote's own payloadToSign.
+      throw new ValidationError([
+        {
+          field: 'immediatelyExecute',
+          constraint: {},
+          message: 'An EMBEDDED_WALLET source is executed with POST /quotes/{quoteId}/execute and a Service-Wallet-Signature over the quote\'s payloadToSign',
+        },
+      ]);
+    }
+    const feeOverride = request.platformFeeOverride ? platformFeeOverrideFor(request.platformFeeOverride, source.sendingCurrency) : null;
 
     const snapshot = this.rates.current();
     const priced = priceQuote({
@@ -88,17 +128,13 @@ export class QuoteCreationService {
       lockedCurrencySide: request.lockedCurrencySide,
       lockedCurrencyAmount: request.lockedCurrencyAmount,
       rail: destination.rail,
-      platformFee: platformFeeFor(platform.feeConfigs, source.sendingCurrency),
+      platformFee: feeOverride ?? platformFeeFor(platform.feeConfigs, source.sendingCurrency),
     });
     assertWithinLimits(platform, source.sendingCurrency, priced.totalSendingAmount);
     if (source.account && source.account.available < priced.totalSendingAmount) {
       const current = await this.ledger.snapshot({ platformId, accountId: source.account.accountId });
       if (current.available < priced.totalSendingAmount) {
-        throw new DomainError('INSUFFICIENT_FUNDS', 'The account balance is too low for this quote', {
-          accountId: current.accountId,
-          available: current.available,
-          requested: priced.totalSendingAmount,
-        });
+        throw insufficientFunds({ accountId: current.accountId, available: current.available, requested: priced.totalSendingAmount });
       }
     }
 
@@ -132,6 +168,18 @@ export class QuoteCreationService {
       paymentInstructions: null,
       counterpartyInformation: required.length > 0 ? counterpartyInformation(required, await destination.counterparty()) : null,
       description: request.description,
+      ...(request.remittanceInformation !== null ? { remittanceInformation: request.remittanceInformation } : {}),
+      ...(request.purposeOfPayment !== null ? { purposeOfPayment: request.purposeOfPayment } : {}),
+      ...(request.senderCustomerInfo !== null ? { senderCustomerInfo: request.senderCustomerInfo } : {}),
+      ...(request.platformFeeOverride !== null
+        ? {
+            platformFeeOverride: {
+              fixedFee: request.platformFeeOverride.fixedFee,
+              currency: request.platformFeeOverride.fixedFeeCurrency,
+              variableFeeBps: request.platformFeeOverride.variableFeeBps,
+            },
+          }
+        : {}),
       funding: {
         sourceAccountId: source.account?.accountId ?? null,
         sourceAccountType: source.account?.accountType ?? null,
@@ -144,7 +192,7 @@ export class QuoteCreationService {
     };
     terms.paymentInstructions = paymentInstructionsFor(request, terms, source);
     // SCA region: a REALTIME_FUNDING quote starts PENDING_AUTHORIZATION, its instructions withheld.
-    const authorization = await this.authorization.planForCreation(terms);
+    const authorization = await this.authorization.planForCreation(terms, request.scaFactor);
     const { state } = await this.store.append({ status: 'none' }, 'no_stream', { type: 'CreateQuote', terms, ...(authorization ? { authorization } : {}) });
     if (authorization) await this.authorization.open(authorization);
     return quoteView(state);
@@ -161,17 +209,17 @@ export class QuoteCreationService {
     // The balance is checked again by the hold at execute: a recent one is enough here, and a
     // shortfall it shows is confirmed on the stream before the quote is refused.
     const account = await this.ledger.recentSnapshot({ platformId, accountId: source.accountId }).catch((error) => {
-      throw notFoundAs(error, 'NOT_FOUND', 'Source internal account not found');
+      throw unknownAs(error, 'source.accountId', 'No internal account with this id');
     });
     let customerId = account.customerId;
     if (source.customerId) {
       if (account.customerId && account.customerId !== source.customerId) {
-        throw new ValidationError([{ field: 'source.customerId', constraint: 'FORMAT', message: 'The source account belongs to another customer' }]);
+        throw new ValidationError([{ field: 'source.customerId', constraint: {}, message: 'The source account belongs to another customer' }]);
       }
       customerId = source.customerId;
     } else if (!account.customerId) {
       throw new ValidationError([
-        { field: 'source.customerId', constraint: 'REQUIRED', message: 'source.customerId is required when funding from a platform (FBO) account' },
+        { field: 'source.customerId', constraint: {}, message: 'source.customerId is required when funding from a platform (FBO) account' },
       ]);
     }
     const shown: QuoteSource = { sourceType: 'ACCOUNT', accountId: account.accountId };
@@ -195,7 +243,7 @@ export class QuoteCreationService {
     }
     if (destination.accountId.startsWith('InternalAccount:')) {
       const account = await this.ledger.snapshot({ platformId, accountId: destination.accountId }).catch((error) => {
-        throw notFoundAs(error, 'NOT_FOUND', 'Destination account not found');
+        throw unknownAs(error, 'destination.accountId', 'No internal account with this id');
       });
       const accountType: DestinationAccountType = account.accountType === 'EMBEDDED_WALLET' ? 'EMBEDDED_WALLET' : 'INTERNAL_ACCOUNT';
       const rail = railOrThrow(selectRail({ accountType, requestedRail: destination.paymentRail }));
@@ -210,12 +258,12 @@ export class QuoteCreationService {
       };
     }
     const external = await this.externalAccounts.findById(platformId, destination.accountId);
-    if (!external) throw new DomainError('NOT_FOUND', 'Destination external account not found');
+    if (!external) throw new ValidationError([{ field: 'destination.accountId', constraint: {}, message: 'No external account with this id' }]);
     if (source.customerId && external.customerId !== source.customerId) {
-      throw new ValidationError([{ field: 'destination.accountId', constraint: 'FORMAT', message: "The external account belongs to another customer than the quote's" }]);
+      throw new ValidationError([{ field: 'destination.accountId', constraint: {}, message: "The external account belongs to another customer than the quote's" }]);
     }
     if (!isDestinationAccountType(external.accountType)) {
-      throw new ValidationError([{ field: 'destination.accountId', constraint: 'FORMAT', message: `Quotes cannot pay to ${external.accountType} accounts` }]);
+      throw new ValidationError([{ field: 'destination.accountId', constraint: {}, message: `Quotes cannot pay to ${external.accountType} accounts` }]);
     }
     const rail = railOrThrow(selectRail({ accountType: external.accountType, requestedRail: destination.paymentRail, accountRails: external.supportedRails }));
     return {
@@ -242,8 +290,65 @@ function railOrThrow(choice: ReturnType<typeof selectRail>): PaymentRail {
   return choice.rail;
 }
 
-function notFoundAs(error: unknown, code: string, message: string): unknown {
-  return error instanceof DomainError && error.code === 'NOT_FOUND' ? new DomainError(code, message) : error;
+/*
+ * POST /quotes declares no 404, 409 or 410: what the request names but does not exist (or may no
+ * longer be used) is a field of the request (400 INVALID_INPUT naming it), as the contract's
+ * field errors allow; the other refusals keep their declared statuses.
+ */
+const NOT_FOUND_CODES = new Set(['NOT_FOUND', 'REFERENCE_NOT_FOUND']);
+
+function unknownAs(error: unknown, field: string, message: string): unknown {
+  return error instanceof DomainError && NOT_FOUND_CODES.has(error.code) ? new ValidationError([{ field, constraint: {}, message }]) : error;
+}
+
+/** An unknown or deleted customer is a bad field; one not approved to transact stays 403. */
+function unusableCustomer(error: unknown, field: string): unknown {
+  if (!(error instanceof DomainError)) return error;
+  if (error.code === 'USER_NOT_FOUND') return new ValidationError([{ field, constraint: {}, message: 'No customer with this id' }]);
+  if (error.code === 'CUSTOMER_DELETED') return new ValidationError([{ field, constraint: {}, message: 'The customer was deleted' }]);
+  return error;
+}
+
+/**
+ * The declared answer for a refusal on the way (POST /quotes declares 400, 401, 403, 412, 424,
+ * 429, 500, 501): no receiver at a well-formed UMA address is an invalid receiver; another
+ * conflict (a concurrent change) is a retryable quote failure. One exception, because SPEC.md
+ * wins over the reference: an SCA customer without a live SCA login answers 409
+ * SCA_SESSION_REQUIRED (SPEC.md Authentication 7), as on execute and authorize.
+ */
+export function quoteCreationRefusal(error: unknown): unknown {
+  if (!(error instanceof DomainError)) return error;
+  const details = error.details ?? {};
+  if (error.code === 'UMA_NOT_FOUND') return new DomainError('INVALID_RECEIVER', error.message, { ...details, reason: 'UMA_NOT_FOUND' });
+  if (error.code === 'CONFLICT' || error.code === 'INVALID_STATE_TRANSITION') {
+    return new DomainError('QUOTE_REQUEST_FAILED', error.message, { ...details, reason: details.reason ?? error.code });
+  }
+  return error;
+}
+
+/**
+ * `platformFeeOverride` as the platform fee of this quote. Like production, only for USD sources,
+ * with the fixed fee in the sending currency; a 100% variable fee leaves nothing to send.
+ */
+function platformFeeOverrideFor(override: NonNullable<QuoteRequest['platformFeeOverride']>, sendingCurrency: string): PlatformFee {
+  if (sendingCurrency !== 'USD') {
+    throw new ValidationError([
+      { field: 'platformFeeOverride', constraint: {}, message: `platformFeeOverride is supported for USD sources only, not ${sendingCurrency}` },
+    ]);
+  }
+  if (override.fixedFeeCurrency !== sendingCurrency) {
+    throw new ValidationError([
+      {
+        field: 'platformFeeOverride.platformFixedFee.currency',
+        constraint: { enum: [sendingCurrency] },
+        message: `The fixed fee must be in the sending currency ${sendingCurrency}`,
+      },
+    ]);
+  }
+  if (override.variableFeeBps >= 10_000) {
+    throw new DomainError('AMOUNT_OUT_OF_RANGE', 'A platform variable fee of 100% leaves nothing to send', { platformVariableFeeBps: override.variableFeeBps });
+  }
+  return { fixedFee: override.fixedFee, variableFeeRate: override.variableFeeBps / 10_000 };
 }
 
 function assertWithinLimits(platform: PlatformConfig, currencyCode: string, amount: number): void {
@@ -280,7 +385,8 @@ function paymentInstructionsFor(request: QuoteRequest, terms: QuoteTerms, source
     sendingCurrency: terms.sendingCurrency,
     totalReceivingAmount: terms.totalReceivingAmount,
     receivingCurrency: terms.receivingCurrency,
-    destination: terms.destination as unknown as Record<string, unknown>,
+    // The destination as the quote shows it: what the customer is shown is what they sign.
+    destination: destinationView(terms.destination) as unknown as Record<string, unknown>,
     quoteCreatedAtMs: Date.parse(terms.createdAt),
   });
   return [

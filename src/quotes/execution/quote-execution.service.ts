@@ -8,6 +8,7 @@ import { ExistingQuote, QuoteCommand, quoteExpiredConflict } from '../domain/quo
 import { QuoteEvent } from '../domain/quote/quote.events';
 import { QuoteView, foldQuote, quoteView } from '../queries/quote.view';
 import { LoadedQuote, QuoteStore, holdIdFor } from '../quote-store';
+import { INSUFFICIENT_FUNDS, insufficientFunds, isInsufficientFunds } from './insufficient-funds';
 import { QUOTE_EXECUTION_SIGNATURE_VERIFIER, QuoteExecutionSignatureVerifier } from './quote-execution-signature';
 
 export interface ExecuteOptions {
@@ -25,7 +26,7 @@ const MAX_STEP_ATTEMPTS = 20;
  *     one wins, the others re-decide on what it recorded (409);
  *  2. hold the sending amount on the source account under the attempt's deterministic hold id;
  *  3. record `QuoteFundsHeld` (PROCESSING), or `QuoteExecutionRejected` when the hold is refused
- *     (400 INSUFFICIENT_FUNDS, the quote is PENDING again) and void that hold id.
+ *     (400 INVALID_AMOUNT, reason INSUFFICIENT_FUNDS; the quote is PENDING again) and void that hold id.
  * Steps 2-3 (`advance`) are idempotent and also run from the quote-process reactor, which
  * finishes an execute whose request died after step 1. A hold that lost the race against a
  * rejection is given back by whoever placed it, and a hold placed after its attempt was voided
@@ -151,8 +152,10 @@ export class QuoteExecutionService {
         if (!(error instanceof DomainError)) throw error;
         // Voided: another process recorded this attempt's rejection first; read what it recorded.
         if (error.details?.reason === 'HOLD_VOIDED') continue;
-        refusal = error;
-        command = { type: 'RejectExecution', attempt: execution.attempt, reason: error.code, now: new Date().toISOString() };
+        const short = isInsufficientFunds(error);
+        refusal = short ? new DomainError('INVALID_AMOUNT', 'The account balance is too low for this quote', { ...error.details, reason: INSUFFICIENT_FUNDS }) : error;
+        // The stored reason stays INSUFFICIENT_FUNDS whatever code the ledger answered with.
+        command = { type: 'RejectExecution', attempt: execution.attempt, reason: short ? INSUFFICIENT_FUNDS : error.code, now: new Date().toISOString() };
       }
       try {
         const decided = await this.store.append(state, revision, command);
@@ -180,14 +183,10 @@ export class QuoteExecutionService {
     if (state.status === 'EXPIRED') return quoteExpiredConflict(state);
     if (refusal) return refusal;
     // Another process recorded the refusal first: report the balance as it is now.
-    const reason = state.status === 'PENDING' ? state.lastRejection?.reason ?? 'INSUFFICIENT_FUNDS' : 'INSUFFICIENT_FUNDS';
-    if (reason !== 'INSUFFICIENT_FUNDS' || !state.funding.sourceAccountId) return new DomainError(reason, 'The funds for this quote could not be held');
+    const reason = state.status === 'PENDING' ? state.lastRejection?.reason ?? INSUFFICIENT_FUNDS : INSUFFICIENT_FUNDS;
+    if (reason !== INSUFFICIENT_FUNDS || !state.funding.sourceAccountId) return new DomainError(reason, 'The funds for this quote could not be held');
     const account = await this.ledger.snapshot({ platformId: state.platformId, accountId: state.funding.sourceAccountId });
-    return new DomainError('INSUFFICIENT_FUNDS', 'The account balance is too low for this quote', {
-      accountId: account.accountId,
-      available: account.available,
-      requested: state.totalSendingAmount,
-    });
+    return insufficientFunds({ accountId: account.accountId, available: account.available, requested: state.totalSendingAmount });
   }
 
   async checkWalletSignature(platformId: string, state: ExistingQuote, header: string | string[] | undefined): Promise<void> {

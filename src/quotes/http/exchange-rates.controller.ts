@@ -6,6 +6,7 @@ import { PlatformConfigQuery } from '../../platforms/queries/platform-config.que
 import { ExchangeRateEntry, listExchangeRates } from '../pricing/exchange-rate-listing';
 import { RateSnapshots } from '../pricing/rate-snapshots';
 import { parseExchangeRatesQuery } from './exchange-rates.query';
+import { ApiQuery } from '@nestjs/swagger';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
@@ -21,6 +22,9 @@ export class ExchangeRatesController {
   ) {}
 
   @Get()
+  @ApiQuery({ name: 'sourceCurrency', required: false, schema: { type: 'string' } })
+  @ApiQuery({ name: 'destinationCurrency', required: false, schema: { type: 'array', items: { type: 'string' } } })
+  @ApiQuery({ name: 'sendingAmount', required: false, schema: { type: 'integer' } })
   async list(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>): Promise<HttpResult<{ data: ExchangeRateEntry[] }>> {
     const parsed = parseExchangeRatesQuery(query);
     const config = await this.platformConfig.findRaw(request.platform.platformId);

@@ -18,13 +18,13 @@ const MAX_DESTINATIONS = 20;
 export function parseExchangeRatesQuery(query: Record<string, unknown>): ExchangeRatesQuery {
   const errors: FieldError[] = [];
   for (const name of Object.keys(query)) {
-    if (!KNOWN_PARAMETERS.includes(name)) errors.push({ field: name, constraint: 'UNKNOWN_FIELD', message: `Unknown query parameter ${name}` });
+    if (!KNOWN_PARAMETERS.includes(name)) errors.push({ field: name, constraint: {}, message: `Unknown query parameter ${name}` });
   }
   const sourceCurrency = parseSource(query.sourceCurrency, errors);
   const destinationCurrencies = parseDestinations(query.destinationCurrency, errors);
   const sendingAmount = parseAmount(query.sendingAmount, errors);
   if (sourceCurrency && destinationCurrencies.length > 0 && destinationCurrencies.every((code) => code === sourceCurrency)) {
-    errors.push({ field: 'destinationCurrency', constraint: 'FORMAT', message: 'destinationCurrency must differ from sourceCurrency' });
+    errors.push({ field: 'destinationCurrency', constraint: {}, message: 'destinationCurrency must differ from sourceCurrency' });
   }
   if (errors.length > 0) throw new ValidationError(errors);
   return { sourceCurrency, destinationCurrencies, sendingAmount };
@@ -33,11 +33,11 @@ export function parseExchangeRatesQuery(query: Record<string, unknown>): Exchang
 function parseSource(value: unknown, errors: FieldError[]): string | null {
   if (value === undefined) return null;
   if (typeof value !== 'string') {
-    errors.push({ field: 'sourceCurrency', constraint: 'TYPE', message: 'sourceCurrency must be given once' });
+    errors.push({ field: 'sourceCurrency', constraint: {}, message: 'sourceCurrency must be given once' });
     return null;
   }
   if (!isCurrencyCode(value)) {
-    errors.push({ field: 'sourceCurrency', constraint: 'ENUM', message: `sourceCurrency must be one of ${CURRENCY_CODES.join(', ')}` });
+    errors.push({ field: 'sourceCurrency', constraint: { enum: CURRENCY_CODES }, message: `sourceCurrency must be one of ${CURRENCY_CODES.join(', ')}` });
     return null;
   }
   return value;
@@ -47,19 +47,19 @@ function parseDestinations(value: unknown, errors: FieldError[]): string[] {
   if (value === undefined) return [];
   const given = Array.isArray(value) ? value : [value];
   if (!given.every((item): item is string => typeof item === 'string')) {
-    errors.push({ field: 'destinationCurrency', constraint: 'TYPE', message: 'destinationCurrency must be currency codes' });
+    errors.push({ field: 'destinationCurrency', constraint: {}, message: 'destinationCurrency must be currency codes' });
     return [];
   }
   const codes = given.flatMap((item) => item.split(',')).map((code) => code.trim());
   if (codes.length > MAX_DESTINATIONS) {
-    errors.push({ field: 'destinationCurrency', constraint: 'MAX_LENGTH', message: `At most ${MAX_DESTINATIONS} destination currencies` });
+    errors.push({ field: 'destinationCurrency', constraint: {}, message: `At most ${MAX_DESTINATIONS} destination currencies` });
     return [];
   }
   const bad = codes.filter((code) => !isCurrencyCode(code));
   if (bad.length > 0) {
     errors.push({
       field: 'destinationCurrency',
-      constraint: 'ENUM',
+      constraint: { enum: CURRENCY_CODES },
       message: `Unsupported destinationCurrency ${bad.join(', ')}; supported: ${CURRENCY_CODES.join(', ')}`,
     });
     return [];
@@ -70,16 +70,13 @@ function parseDestinations(value: unknown, errors: FieldError[]): string[] {
 function parseAmount(value: unknown, errors: FieldError[]): number | null {
   if (value === undefined) return null;
   if (typeof value !== 'string' || !/^\d{1,20}$/.test(value)) {
-    errors.push({ field: 'sendingAmount', constraint: 'TYPE', message: 'sendingAmount must be an integer in minor units of the source currency' });
+    errors.push({ field: 'sendingAmount', constraint: {}, message: 'sendingAmount must be an integer in minor units of the source currency' });
     return null;
   }
+  // 0 is a valid value (the contract's minimum); no corridor prices it: 400 AMOUNT_OUT_OF_RANGE.
   const amount = Number(value);
-  if (amount < 1) {
-    errors.push({ field: 'sendingAmount', constraint: 'MIN', message: 'sendingAmount must be at least 1' });
-    return null;
-  }
   if (amount > MAX_AMOUNT_MINOR) {
-    errors.push({ field: 'sendingAmount', constraint: 'MAX', message: `sendingAmount must be at most ${MAX_AMOUNT_MINOR}` });
+    errors.push({ field: 'sendingAmount', constraint: {}, message: `sendingAmount must be at most ${MAX_AMOUNT_MINOR}` });
     return null;
   }
   return amount;

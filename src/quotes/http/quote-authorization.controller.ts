@@ -1,8 +1,11 @@
 import { Body, Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
+import { DomainError } from '../../infra/domain/domain-error';
 import { checkBody, throwIfAny } from '../../infra/http/validation';
+import { parseId } from '../../infra/ids';
 import { ScaAuthorizationDto } from '../../sca/http/sca.dto';
+import { lockedAsConflict } from '../../sca/sca.errors';
 import { requirePathId } from '../../shared/validation/path-ids';
 import { QuoteAuthorizationService } from '../authorization/quote-authorization.service';
 import { QuoteView } from '../queries/quote.view';
@@ -23,17 +26,24 @@ export class QuoteAuthorizationController {
     requirePathId('Quote', 'quoteId', quoteId);
     const { value, errors } = checkBody(ScaAuthorizationDto, body);
     throwIfAny(errors);
-    const proof = { code: value.code, passkeyAssertion: value.passkeyAssertion, origin: value.origin };
+    // The contract's ScaAuthorization fields are nullable: null is "not given".
+    const proof = { code: value.code ?? undefined, passkeyAssertion: value.passkeyAssertion ?? undefined, origin: value.origin ?? undefined };
     return this.authorization.authorize(request.platform.platformId, quoteId, proof, value.endUserIpAddress ?? null);
   }
 
+  /**
+   * The contract declares no 400 here: the operation has no body (anything sent is not read), and
+   * an id that cannot name a quote is simply a quote that does not exist.
+   */
   @Post(':quoteId/authorize/resend')
   @HttpCode(204)
-  async resend(@Req() request: PlatformRequest, @Param('quoteId') quoteId: string, @Body() body: unknown): Promise<void> {
-    requirePathId('Quote', 'quoteId', quoteId);
-    if (body && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length > 0) {
-      throwIfAny(Object.keys(body).map((field) => ({ field, constraint: 'UNKNOWN_FIELD' as const, message: `Unknown field ${field}` })));
+  async resend(@Req() request: PlatformRequest, @Param('quoteId') quoteId: string): Promise<void> {
+    if (!parseId('Quote', quoteId)) throw new DomainError('QUOTE_NOT_FOUND', 'Quote not found');
+    try {
+      await this.authorization.resend(request.platform.platformId, quoteId);
+    } catch (error) {
+      // No 423 is declared for resend: the SCA lock is a 409 there.
+      throw lockedAsConflict(error);
     }
-    await this.authorization.resend(request.platform.platformId, quoteId);
   }
 }

@@ -1,12 +1,13 @@
 import { FieldError } from '../../infra/domain/domain-error';
 import { checkBody, hasErrorAt, throwIfAny } from '../../infra/http/validation';
-import { parseId } from '../../infra/ids';
+import { idConstraint, parseId } from '../../infra/ids';
 import { CURRENCY_CODES, isCurrencyCode } from '../../shared/currencies';
-import { PAYMENT_RAILS, isPaymentRail } from '../pricing/rails';
+import { WIRE_PAYMENT_RAILS, isWirePaymentRail } from '../pricing/rails';
 import { FundingMethod, checkRealtimeFunding } from '../pricing/realtime-funding';
 import { parseUmaAddress } from '../../sandbox/uma-addresses';
 import {
-  AccountDestinationDto, AccountSourceDto, CreateQuoteDto, DESTINATION_TYPES, RealtimeFundingSourceDto, SOURCE_TYPES, UmaDestinationDto,
+  AccountDestinationDto, AccountSourceDto, CreateQuoteDto, DESTINATION_TYPES, FixedFeeDto, PlatformFeeOverrideDto, RealtimeFundingSourceDto,
+  SOURCE_TYPES, UmaDestinationDto,
 } from './quotes.dto';
 
 /** A `POST /quotes` body whose every field has the right shape. */
@@ -20,7 +21,26 @@ export interface QuoteRequest {
   lockedCurrencySide: 'SENDING' | 'RECEIVING';
   lockedCurrencyAmount: number;
   description: string | null;
+  /** A receiver lookup to reuse (`GET /receiver/...`); none exist yet, so any id fails the quote. */
+  lookupId: string | null;
+  /** Create and execute in one call. */
+  immediatelyExecute: boolean;
+  remittanceInformation: string | null;
+  purposeOfPayment: string | null;
+  /** Replaces the platform's configured fee for this quote (currency checked against the source's at creation). */
+  platformFeeOverride: { fixedFee: number; fixedFeeCurrency: string; variableFeeBps: number } | null;
+  /** Preferred factor for an SCA challenge this call issues (SMS_OTP or PASSKEY); null: SMS_OTP. */
+  scaFactor: string | null;
+  senderCustomerInfo: Record<string, unknown> | null;
 }
+
+/** Per-transaction SCA factors: TOTP cannot carry the dynamic linking a payment challenge needs. */
+export const PER_TRANSACTION_FACTORS = ['SMS_OTP', 'PASSKEY'];
+
+/** Limits of `senderCustomerInfo` (free-form, but stored with the quote): keys, key length, JSON size. */
+const SENDER_INFO_MAX_KEYS = 50;
+const SENDER_INFO_MAX_KEY_LENGTH = 100;
+const SENDER_INFO_MAX_JSON_CHARS = 10_000;
 
 /**
  * Checks the body and answers it typed, or throws 400 INVALID_INPUT listing every bad or unknown
@@ -34,8 +54,21 @@ export function parseQuoteRequest(body: unknown): QuoteRequest {
   const destination = hasErrorAt(errors, 'destination') ? null : checkDestination(value.destination, errors);
   const umaAddress = destination?.destinationType === 'UMA_ADDRESS' ? destination.umaAddress : undefined;
   if (errors.length > 0 && umaAddress !== undefined && !hasErrorAt(errors, 'destination.umaAddress') && !parseUmaAddress(umaAddress)) {
-    errors.push({ field: 'destination.umaAddress', constraint: 'FORMAT', message: 'umaAddress must look like $user@domain.com' });
+    errors.push({ field: 'destination.umaAddress', constraint: { format: 'uma-address' }, message: 'umaAddress must look like $user@domain.com' });
   }
+  const platformFeeOverride = value.platformFeeOverride === undefined || hasErrorAt(errors, 'platformFeeOverride')
+    ? null
+    : checkPlatformFeeOverride(value.platformFeeOverride, errors);
+  if (value.scaFactor !== undefined && !hasErrorAt(errors, 'scaFactor') && !PER_TRANSACTION_FACTORS.includes(value.scaFactor)) {
+    errors.push({
+      field: 'scaFactor',
+      constraint: { enum: PER_TRANSACTION_FACTORS },
+      message: value.scaFactor === 'TOTP'
+        ? 'TOTP cannot authorize a transfer (it cannot carry dynamic linking); use SMS_OTP or PASSKEY'
+        : `scaFactor must be one of ${PER_TRANSACTION_FACTORS.join(', ')}`,
+    });
+  }
+  if (value.senderCustomerInfo !== undefined && !hasErrorAt(errors, 'senderCustomerInfo')) checkSenderCustomerInfo(value.senderCustomerInfo, errors);
   throwIfAny(errors);
   return {
     source: source!,
@@ -43,23 +76,65 @@ export function parseQuoteRequest(body: unknown): QuoteRequest {
     lockedCurrencySide: value.lockedCurrencySide,
     lockedCurrencyAmount: value.lockedCurrencyAmount,
     description: value.description ?? null,
+    lookupId: value.lookupId ?? null,
+    immediatelyExecute: value.immediatelyExecute ?? false,
+    remittanceInformation: value.remittanceInformation ?? null,
+    purposeOfPayment: value.purposeOfPayment ?? null,
+    platformFeeOverride,
+    scaFactor: value.scaFactor ?? null,
+    senderCustomerInfo: value.senderCustomerInfo ?? null,
   };
+}
+
+function checkPlatformFeeOverride(override: Record<string, unknown>, errors: FieldError[]): QuoteRequest['platformFeeOverride'] {
+  const checked = checkBody(PlatformFeeOverrideDto, override, 'platformFeeOverride');
+  errors.push(...checked.errors);
+  if (hasErrorAt(checked.errors, 'platformFeeOverride.platformFixedFee')) return null;
+  const fixed = checkBody(FixedFeeDto, checked.value.platformFixedFee, 'platformFeeOverride.platformFixedFee');
+  errors.push(...fixed.errors);
+  const currencyField = 'platformFeeOverride.platformFixedFee.currency';
+  if (!hasErrorAt(fixed.errors, currencyField) && !isCurrencyCode(fixed.value.currency)) {
+    errors.push({ field: currencyField, constraint: { enum: CURRENCY_CODES }, message: `${currencyField} must be one of ${CURRENCY_CODES.join(', ')}` });
+  }
+  if (checked.errors.length > 0 || fixed.errors.length > 0) return null;
+  return { fixedFee: fixed.value.amount, fixedFeeCurrency: fixed.value.currency, variableFeeBps: checked.value.platformVariableFeeBps };
+}
+
+/**
+ * `senderCustomerInfo` is free-form (whatever the destination asked for), but it is stored with
+ * the quote and travels with the payment: bounded in keys and size.
+ */
+function checkSenderCustomerInfo(info: Record<string, unknown>, errors: FieldError[]): void {
+  const keys = Object.keys(info);
+  if (keys.length > SENDER_INFO_MAX_KEYS) {
+    errors.push({ field: 'senderCustomerInfo', constraint: {}, message: `senderCustomerInfo may have at most ${SENDER_INFO_MAX_KEYS} keys` });
+    return;
+  }
+  for (const key of keys) {
+    if (key.length === 0 || key.length > SENDER_INFO_MAX_KEY_LENGTH) {
+      errors.push({ field: 'senderCustomerInfo', constraint: {}, message: `senderCustomerInfo keys must be 1 to ${SENDER_INFO_MAX_KEY_LENGTH} characters` });
+      return;
+    }
+  }
+  if (JSON.stringify(info).length > SENDER_INFO_MAX_JSON_CHARS) {
+    errors.push({ field: 'senderCustomerInfo', constraint: {}, message: `senderCustomerInfo must be at most ${SENDER_INFO_MAX_JSON_CHARS} characters of JSON` });
+  }
 }
 
 function discriminator(object: Record<string, unknown>, field: string, prefix: string, allowed: readonly string[], errors: FieldError[]): string | null {
   const value = object[field];
   const path = `${prefix}.${field}`;
-  if (value === undefined) errors.push({ field: path, constraint: 'REQUIRED', message: `${path} is required` });
-  else if (typeof value !== 'string') errors.push({ field: path, constraint: 'TYPE', message: `${path} must be a string` });
-  else if (!allowed.includes(value)) errors.push({ field: path, constraint: 'ENUM', message: `${path} must be one of ${allowed.join(', ')}` });
+  if (value === undefined) errors.push({ field: path, constraint: {}, message: `${path} is required` });
+  else if (typeof value !== 'string') errors.push({ field: path, constraint: {}, message: `${path} must be a string` });
+  else if (!allowed.includes(value)) errors.push({ field: path, constraint: { enum: allowed }, message: `${path} must be one of ${allowed.join(', ')}` });
   else return value;
   return null;
 }
 
-function checkIdField(errors: FieldError[], field: string, id: unknown, prefixes: Array<'InternalAccount' | 'ExternalAccount' | 'Customer'>): void {
+function checkIdField(errors: FieldError[], field: string, id: unknown, prefixes: ['InternalAccount' | 'ExternalAccount' | 'Customer', ...Array<'InternalAccount' | 'ExternalAccount' | 'Customer'>]): void {
   if (id === undefined || hasErrorAt(errors, field)) return;
   if (!prefixes.some((prefix) => parseId(prefix, id))) {
-    errors.push({ field, constraint: 'FORMAT', message: `${field} must be a ${prefixes.map((prefix) => `${prefix}:<uuid>`).join(' or ')} id` });
+    errors.push({ field, constraint: idConstraint(...prefixes), message: `${field} must be a ${prefixes.map((prefix) => `${prefix}:<uuid>`).join(' or ')} id` });
   }
 }
 
@@ -101,8 +176,13 @@ function checkDestination(destination: Record<string, unknown>, errors: FieldErr
     errors.push(...checked.errors);
     checkIdField(errors, 'destination.accountId', checked.value.accountId, ['ExternalAccount', 'InternalAccount']);
     const rail = checked.value.paymentRail;
-    if (rail !== undefined && !hasErrorAt(errors, 'destination.paymentRail') && !isPaymentRail(rail)) {
-      errors.push({ field: 'destination.paymentRail', constraint: 'ENUM', message: `destination.paymentRail must be one of ${PAYMENT_RAILS.join(', ')}` });
+    // The contract's rail names only (wallet and UMA payouts name no rail).
+    if (rail !== undefined && !hasErrorAt(errors, 'destination.paymentRail') && !isWirePaymentRail(rail)) {
+      errors.push({
+        field: 'destination.paymentRail',
+        constraint: { enum: WIRE_PAYMENT_RAILS },
+        message: `destination.paymentRail must be one of ${WIRE_PAYMENT_RAILS.join(', ')}`,
+      });
     }
     return { destinationType: 'ACCOUNT', accountId: checked.value.accountId, paymentRail: rail ?? null };
   }
@@ -111,7 +191,7 @@ function checkDestination(destination: Record<string, unknown>, errors: FieldErr
     errors.push(...checked.errors);
     const code = checked.value.currency;
     if (code !== undefined && !hasErrorAt(errors, 'destination.currency') && !isCurrencyCode(code)) {
-      errors.push({ field: 'destination.currency', constraint: 'ENUM', message: `destination.currency must be one of ${CURRENCY_CODES.join(', ')}` });
+      errors.push({ field: 'destination.currency', constraint: { enum: CURRENCY_CODES }, message: `destination.currency must be one of ${CURRENCY_CODES.join(', ')}` });
     }
     return { destinationType: 'UMA_ADDRESS', umaAddress: checked.value.umaAddress, currency: code ?? null };
   }

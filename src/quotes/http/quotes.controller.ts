@@ -7,6 +7,9 @@ import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
 import { QueryReader } from '../../infra/http/query-params';
 import { Idempotent } from '../../infra/http/route-metadata';
 import { checkBody, throwIfAny } from '../../infra/http/validation';
+import { parseId } from '../../infra/ids';
+import { ApiBody } from '@nestjs/swagger';
+import { lockedAsConflict } from '../../sca/sca.errors';
 import { requirePathId } from '../../shared/validation/path-ids';
 import { QuoteCreationService } from '../creation/quote-creation.service';
 import { QuoteAuthorizationService } from '../authorization/quote-authorization.service';
@@ -32,6 +35,24 @@ export class QuotesController {
 
   @Post()
   @Idempotent()
+  // parseQuoteRequest validates the source and destination variants on top of this DTO.
+  @ApiBody({
+    schema: { $ref: '#/components/schemas/CreateQuoteDto' },
+    examples: {
+      accountToExternalAccount: {
+        summary: 'USD from a customer account to a euro bank account, sending amount locked',
+        value: {
+          lookupId: 'rent-2025-11',
+          source: { sourceType: 'ACCOUNT', accountId: 'InternalAccount:019a2a17-5758-7f90-b3a2-0c6d8e1f4b57' },
+          destination: { destinationType: 'ACCOUNT', accountId: 'ExternalAccount:019a2a1c-0f3b-7e44-9a61-d27c5b80e3f9', paymentRail: 'SEPA_INSTANT' },
+          lockedCurrencySide: 'SENDING',
+          lockedCurrencyAmount: 100000,
+          description: 'November rent',
+          purposeOfPayment: 'REAL_ESTATE_PURCHASE',
+        },
+      },
+    },
+  })
   async create(@Req() request: PlatformRequest, @Body() body: unknown): Promise<QuoteView | HttpResult<QuoteView>> {
     const quote = await this.creation.create(request.platform.platformId, parseQuoteRequest(body));
     // A REALTIME_FUNDING quote of a customer in an SCA region waits for authorization (DECISIONS.md section 3).
@@ -55,8 +76,8 @@ export class QuotesController {
 
   @Get(':quoteId')
   async get(@Req() request: PlatformRequest, @Param('quoteId') quoteId: string): Promise<QuoteView> {
-    requirePathId('Quote', 'quoteId', quoteId);
-    const view = await this.query.findById(request.platform.platformId, quoteId);
+    // The operation declares no 400: an id that cannot name a quote names none (404).
+    const view = parseId('Quote', quoteId) ? await this.query.findById(request.platform.platformId, quoteId) : null;
     if (!view) throw new DomainError('QUOTE_NOT_FOUND', 'Quote not found');
     return view;
   }
@@ -71,10 +92,15 @@ export class QuotesController {
   ): Promise<QuoteView> {
     requirePathId('Quote', 'quoteId', quoteId);
     const scaFactor = parseExecuteBody(body);
-    return this.authorization.execute(request.platform.platformId, quoteId, {
-      signatureHeader: request.headers['service-wallet-signature'],
-      scaFactor,
-    });
+    try {
+      return await this.authorization.execute(request.platform.platformId, quoteId, {
+        signatureHeader: request.headers['service-wallet-signature'],
+        scaFactor,
+      });
+    } catch (error) {
+      // No 423 is declared for execute: the SCA lock is a 409 there.
+      throw lockedAsConflict(error);
+    }
   }
 }
 
@@ -89,11 +115,11 @@ function parseExecuteBody(body: unknown): string | null {
   if (value.scaFactor === undefined) return null;
   if (value.scaFactor === 'TOTP') {
     throw new ValidationError([
-      { field: 'scaFactor', constraint: 'ENUM', message: 'TOTP cannot authorize a transfer (it cannot carry dynamic linking); use SMS_OTP or PASSKEY' },
+      { field: 'scaFactor', constraint: { enum: PER_TRANSACTION_FACTORS }, message: 'TOTP cannot authorize a transfer (it cannot carry dynamic linking); use SMS_OTP or PASSKEY' },
     ]);
   }
   if (!PER_TRANSACTION_FACTORS.includes(value.scaFactor)) {
-    throw new ValidationError([{ field: 'scaFactor', constraint: 'ENUM', message: `scaFactor must be one of ${PER_TRANSACTION_FACTORS.join(', ')}` }]);
+    throw new ValidationError([{ field: 'scaFactor', constraint: { enum: PER_TRANSACTION_FACTORS }, message: `scaFactor must be one of ${PER_TRANSACTION_FACTORS.join(', ')}` }]);
   }
   return value.scaFactor;
 }

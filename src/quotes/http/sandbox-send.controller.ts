@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
-import { TransactionView } from '../../accounts/queries/transaction.view';
+import { WireTransaction } from '../../accounts/queries/transaction-wire';
 import { APP_CONFIG, AppConfig } from '../../infra/config';
 import { DomainError } from '../../infra/domain/domain-error';
 import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
@@ -29,14 +29,14 @@ export class SandboxSendController {
   @Post('send')
   @HttpCode(200)
   @Idempotent()
-  async send(@Req() request: PlatformRequest, @Body() body: unknown): Promise<TransactionView> {
+  async send(@Req() request: PlatformRequest, @Body() body: unknown): Promise<WireTransaction> {
     if (this.config.mode !== 'sandbox') throw new DomainError('FORBIDDEN', 'Sandbox operations are not available in production mode');
     const { value, errors } = checkBody(SandboxSendDto, body);
     if (!hasErrorAt(errors, 'quoteId') && !parseId('Quote', value.quoteId)) {
-      errors.push({ field: 'quoteId', constraint: 'FORMAT', message: 'quoteId must be a Quote:<uuid> id' });
+      errors.push({ field: 'quoteId', constraint: { format: 'Quote-id' }, message: 'quoteId must be a Quote:<uuid> id' });
     }
     if (!hasErrorAt(errors, 'currencyCode') && !isCurrencyCode(value.currencyCode)) {
-      errors.push({ field: 'currencyCode', constraint: 'ENUM', message: `currencyCode must be one of ${CURRENCY_CODES.join(', ')}` });
+      errors.push({ field: 'currencyCode', constraint: { enum: CURRENCY_CODES }, message: `currencyCode must be one of ${CURRENCY_CODES.join(', ')}` });
     }
     throwIfAny(errors);
     return this.settlement.fundRealtimeQuote(request.platform.platformId, {

@@ -2,7 +2,7 @@ import { DomainError } from '../../infra/domain/domain-error';
 import { CURRENCIES, CURRENCY_CODES, Currency } from '../../shared/currencies';
 import { PlatformFee, platformFeeFor } from './fee-schedule';
 import { OutgoingRateDetails, PricedQuote, priceQuote } from './price';
-import { DEFAULT_RAIL_BY_CURRENCY, PaymentRail } from './rails';
+import { DEFAULT_RAIL_BY_CURRENCY, PaymentRail, WirePaymentRail, wirePaymentRail } from './rails';
 import { RateSnapshot } from './rate-table';
 import { SendingBounds, sendingBounds } from './sending-bounds';
 
@@ -16,7 +16,7 @@ export const DEFAULT_LISTING_SENDING_AMOUNT = 10_000;
 export interface ExchangeRateEntry {
   sourceCurrency: Currency;
   destinationCurrency: Currency;
-  destinationPaymentRail: PaymentRail;
+  destinationPaymentRail: WirePaymentRail;
   sendingAmount: number;
   minSendingAmount: number;
   maxSendingAmount: number;
@@ -60,6 +60,10 @@ export function listExchangeRates(request: ListingRequest, boundsCache: BoundsCa
     for (const destination of CURRENCY_CODES.filter((code) => destinations.includes(code))) {
       if (destination === source) continue;
       const rail = DEFAULT_RAIL_BY_CURRENCY[destination];
+      // An entry names its payout rail in the contract's words: corridors paying out over a
+      // network it has no rail name for (Lightning, Spark, on-chain) are quoted, not listed.
+      const wireRail = wirePaymentRail(rail);
+      if (!wireRail) continue;
       const corridor = { snapshot: request.snapshot, sendingCurrency: source, receivingCurrency: destination, rail, platformFee };
       const bounds = cachedBounds(boundsCache, corridor, limits);
       if (!bounds) {
@@ -72,7 +76,7 @@ export function listExchangeRates(request: ListingRequest, boundsCache: BoundsCa
         continue;
       }
       const quote = priceQuote({ ...corridor, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: amount });
-      entries.push(entryOf(request.snapshot, source, destination, rail, bounds, quote, platformFee));
+      entries.push(entryOf(request.snapshot, source, destination, wireRail, bounds, quote, platformFee));
     }
   }
   if (entries.length === 0 && refusedForAmount > 0) {
@@ -95,7 +99,7 @@ function entryOf(
   snapshot: RateSnapshot,
   source: string,
   destination: string,
-  rail: PaymentRail,
+  rail: WirePaymentRail,
   bounds: SendingBounds,
   quote: PricedQuote,
   platformFee: PlatformFee | null,

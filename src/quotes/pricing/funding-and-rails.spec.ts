@@ -1,8 +1,13 @@
 import { isValidAbaRoutingNumber, isValidClabe, isValidIban } from './identifiers/bank-identifiers';
 import { parseInvoice } from './identifiers/bolt11';
+import { isValidPixCopyPaste } from './identifiers/pix';
 import { isValidAddress } from './identifiers/crypto-addresses';
 import { buildPaymentInstructions, formatMajor, fundingReference } from './payment-instructions';
-import { RAILS_BY_ACCOUNT_TYPE, defaultRail, quoteExpiresAt, quoteLifetimeMs, selectRail, supportedRails } from './rails';
+import {
+  CRYPTO_NETWORKS, PAYMENT_RAILS, RAILS_BY_ACCOUNT_TYPE, WIRE_PAYMENT_RAILS, defaultRail, isWirePaymentRail, quoteExpiresAt, quoteLifetimeMs, selectRail,
+  supportedRails, wirePaymentRail,
+} from './rails';
+import { CURRENCY_CODES } from '../../shared/currencies';
 import { FundingMethod, checkRealtimeFunding } from './realtime-funding';
 
 describe('rails', () => {
@@ -20,9 +25,29 @@ describe('rails', () => {
     expect(selectRail({ accountType: 'USD_ACCOUNT' })).toEqual({ rail: 'ACH' });
     expect(selectRail({ accountType: 'USD_ACCOUNT', requestedRail: 'RTP' })).toEqual({ rail: 'RTP' });
     expect(selectRail({ accountType: 'USD_ACCOUNT', accountRails: ['WIRE'] })).toEqual({ rail: 'WIRE' });
-    expect(selectRail({ accountType: 'USD_ACCOUNT', requestedRail: 'SEPA' }).error).toMatchObject({ field: 'destination.paymentRail', constraint: 'ENUM' });
+    expect(selectRail({ accountType: 'USD_ACCOUNT', requestedRail: 'SEPA' }).error).toMatchObject({ field: 'destination.paymentRail', constraint: { enum: ['ACH', 'WIRE', 'RTP', 'FEDNOW'] } });
     expect(selectRail({ accountType: 'USD_ACCOUNT', requestedRail: 'ACH', accountRails: ['WIRE'] }).error?.message).toContain('supported rails: WIRE');
-    expect(selectRail({ accountType: 'EUR_ACCOUNT', requestedRail: 'CARRIER_PIGEON' }).error).toMatchObject({ constraint: 'ENUM' });
+    expect(selectRail({ accountType: 'EUR_ACCOUNT', requestedRail: 'CARRIER_PIGEON' }).error?.constraint).toEqual({ enum: WIRE_PAYMENT_RAILS });
+    expect(PAYMENT_RAILS).toEqual(expect.arrayContaining(['ACH', 'SEPA', 'LIGHTNING', 'UMA']));
+    // Internal rail names are not accepted from clients; wallets take no rail at all.
+    expect(selectRail({ accountType: 'SPARK_WALLET', requestedRail: 'SPARK' }).error?.constraint).toEqual({ enum: WIRE_PAYMENT_RAILS });
+    expect(selectRail({ accountType: 'SPARK_WALLET', requestedRail: 'ACH' }).error).toEqual({
+      field: 'destination.paymentRail', constraint: { enum: [] }, message: 'The destination account takes no paymentRail; omit destination.paymentRail',
+    });
+    expect(selectRail({ accountType: 'INR_ACCOUNT', requestedRail: 'NEFT' })).toEqual({ rail: 'NEFT' });
+  });
+
+  it("shows a rail under the contract's name, or not at all", () => {
+    expect(WIRE_PAYMENT_RAILS).toEqual([
+      'ACH', 'ACH_COLOMBIA', 'BANK_TRANSFER', 'BRE_B', 'CIPS', 'FAST', 'FASTER_PAYMENTS', 'FEDNOW', 'INSTAPAY', 'MOBILE_MONEY', 'NEFT', 'PAYNOW',
+      'PESONET', 'PIX', 'RTGS', 'RTP', 'SEPA', 'SEPA_INSTANT', 'SPEI', 'SWIFT', 'UNIONPAY', 'UPI', 'WIRE',
+    ]);
+    expect(wirePaymentRail('SEPA_INSTANT')).toBe('SEPA_INSTANT');
+    for (const rail of ['SPARK', 'LIGHTNING', 'SOLANA', 'UMA', 'EMBEDDED_WALLET', 'INTERNAL', 'IMPS', null, undefined]) expect(wirePaymentRail(rail)).toBeUndefined();
+    for (const choice of Object.values(RAILS_BY_ACCOUNT_TYPE)) {
+      // A type has contract rails only, or one implicit rail the contract does not name.
+      expect(choice.rails.every(isWirePaymentRail) || (choice.rails.length === 1 && !isWirePaymentRail(choice.rails[0]))).toBe(true);
+    }
   });
 
   it('locks instant rails for 5 minutes and others for 15', () => {
@@ -58,18 +83,24 @@ describe('REALTIME_FUNDING sources', () => {
   });
 
   it('answers every bad field with its constraint', () => {
-    expect(errorsOf({})).toEqual([{ field: 'source.currency', constraint: 'REQUIRED' }]);
-    expect(errorsOf({ currency: 12 })).toEqual([{ field: 'source.currency', constraint: 'TYPE' }]);
+    expect(errorsOf({})).toEqual([{ field: 'source.currency', constraint: {} }]);
+    expect(errorsOf({ currency: 12 })).toEqual([{ field: 'source.currency', constraint: {} }]);
     expect(errorsOf({ currency: 'XYZ', cryptoNetwork: 'MOON' })).toEqual([
-      { field: 'source.cryptoNetwork', constraint: 'ENUM' }, { field: 'source.currency', constraint: 'ENUM' },
+      { field: 'source.cryptoNetwork', constraint: { enum: CRYPTO_NETWORKS } }, { field: 'source.currency', constraint: { enum: CURRENCY_CODES } },
     ]);
-    expect(errorsOf({ currency: 'USDC' })).toEqual([{ field: 'source.cryptoNetwork', constraint: 'REQUIRED' }]);
-    expect(errorsOf({ currency: 'USDC', cryptoNetwork: 'ETHEREUM' })).toEqual([{ field: 'source.cryptoNetwork', constraint: 'ENUM' }]);
+    expect(CRYPTO_NETWORKS).toEqual(expect.arrayContaining(['SOLANA', 'LIGHTNING', 'BITCOIN']));
+    expect(CURRENCY_CODES).toEqual(expect.arrayContaining(['USD', 'CAD', 'USDC', 'BTC']));
+    expect(errorsOf({ currency: 'USDC' })).toEqual([{ field: 'source.cryptoNetwork', constraint: {} }]);
+    expect(errorsOf({ currency: 'USDC', cryptoNetwork: 'ETHEREUM' })).toEqual([{ field: 'source.cryptoNetwork', constraint: { enum: ['SOLANA', 'BASE', 'POLYGON', 'SPARK'] } }]);
     expect(checkRealtimeFunding({ currency: 'USDC', cryptoNetwork: 'ETHEREUM' }).errors[0].message).toContain('not an instant payment method');
-    expect(errorsOf({ currency: 'USDT', cryptoNetwork: 'LIGHTNING' })).toEqual([{ field: 'source.cryptoNetwork', constraint: 'ENUM' }]);
-    expect(errorsOf({ currency: 'BTC', cryptoNetwork: 'BITCOIN' })).toEqual([{ field: 'source.cryptoNetwork', constraint: 'ENUM' }]);
-    expect(errorsOf({ currency: 'USD', cryptoNetwork: 'SOLANA' })).toEqual([{ field: 'source.cryptoNetwork', constraint: 'FORMAT' }]);
-    expect(errorsOf({ currency: 'CAD' })).toEqual([{ field: 'source.currency', constraint: 'ENUM' }]);
+    expect(errorsOf({ currency: 'USDT', cryptoNetwork: 'LIGHTNING' })).toEqual([
+      { field: 'source.cryptoNetwork', constraint: { enum: ['SOLANA', 'ETHEREUM', 'BASE', 'POLYGON', 'TRON', 'PLASMA', 'SPARK'] } },
+    ]);
+    expect(errorsOf({ currency: 'BTC', cryptoNetwork: 'BITCOIN' })).toEqual([{ field: 'source.cryptoNetwork', constraint: { enum: ['SPARK', 'LIGHTNING'] } }]);
+    expect(errorsOf({ currency: 'USD', cryptoNetwork: 'SOLANA' })).toEqual([{ field: 'source.cryptoNetwork', constraint: {} }]);
+    expect(errorsOf({ currency: 'CAD' })).toEqual([
+      { field: 'source.currency', constraint: { enum: ['USD', 'EUR', 'GBP', 'MXN', 'BRL', 'BTC', 'USDC', 'USDT', 'USDB'] } },
+    ]);
   });
 });
 
@@ -102,9 +133,12 @@ describe('payment instructions', () => {
     const gbp = buildPaymentInstructions({ ...base, quoteId, method: fund({ currency: 'GBP' }) })[0].accountOrWalletInfo;
     expect(gbp).toMatchObject({ accountType: 'GBP_ACCOUNT', accountNumber: expect.stringMatching(/^\d{8}$/), sortCode: expect.stringMatching(/^\d{6}$/) });
     const mxn = buildPaymentInstructions({ ...base, quoteId, method: fund({ currency: 'MXN' }) })[0].accountOrWalletInfo;
-    expect(mxn.accountType === 'MXN_ACCOUNT' && isValidClabe(mxn.clabe)).toBe(true);
+    expect(mxn.accountType === 'MXN_ACCOUNT' && isValidClabe(mxn.clabeNumber)).toBe(true);
     const brl = buildPaymentInstructions({ ...base, quoteId, method: fund({ currency: 'BRL' }) })[0].accountOrWalletInfo;
     expect(brl).toMatchObject({ accountType: 'BRL_ACCOUNT', pixKey: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/) });
+    // The PIX copy-and-paste payload carries the key, the amount and the reference as its txid.
+    expect(brl.accountType === 'BRL_ACCOUNT' && isValidPixCopyPaste(brl.qrCode)).toBe(true);
+    expect(brl.accountType === 'BRL_ACCOUNT' && brl.qrCode.includes(brl.pixKey) && brl.qrCode.includes(brl.reference.replace('-', ''))).toBe(true);
   });
 
   it('builds Spark and Lightning funding with a signed invoice for the sending amount', () => {

@@ -3,16 +3,38 @@ import { FieldError } from '../../infra/domain/domain-error';
 /**
  * Payment rails per destination account type (DECISIONS.md section 1b), the default rail when a
  * quote names none, and quote lifetimes by rail (DECISIONS.md section 2).
+ *
+ * Two vocabularies: the production contract's `PaymentRail` enum (WIRE_PAYMENT_RAILS), which is
+ * what clients send as `destination.paymentRail` and read back, and the rails this service prices
+ * and times internally (PAYMENT_RAILS), which add the networks the contract gives no rail name
+ * (Spark, Lightning, the on-chain networks, UMA, embedded wallets, book transfers). An internal
+ * rail without a contract name is never shown: the quote's `paymentRail` is omitted instead.
  */
+export const WIRE_PAYMENT_RAILS = [
+  'ACH', 'ACH_COLOMBIA', 'BANK_TRANSFER', 'BRE_B', 'CIPS', 'FAST', 'FASTER_PAYMENTS', 'FEDNOW', 'INSTAPAY',
+  'MOBILE_MONEY', 'NEFT', 'PAYNOW', 'PESONET', 'PIX', 'RTGS', 'RTP', 'SEPA', 'SEPA_INSTANT', 'SPEI', 'SWIFT',
+  'UNIONPAY', 'UPI', 'WIRE',
+] as const;
+export type WirePaymentRail = (typeof WIRE_PAYMENT_RAILS)[number];
+
 export const PAYMENT_RAILS = [
-  'ACH', 'WIRE', 'RTP', 'FEDNOW',
-  'SEPA', 'SEPA_INSTANT',
-  'FASTER_PAYMENTS', 'SPEI', 'PIX', 'UPI', 'IMPS', 'BANK_TRANSFER', 'MOBILE_MONEY',
+  ...WIRE_PAYMENT_RAILS,
+  // Stored by quotes created before the contract's rail names were adopted; offered no more.
+  'IMPS',
   'SPARK', 'LIGHTNING',
   'SOLANA', 'BASE', 'POLYGON', 'ETHEREUM', 'TRON', 'PLASMA', 'BITCOIN',
   'UMA', 'EMBEDDED_WALLET', 'INTERNAL',
 ] as const;
 export type PaymentRail = (typeof PAYMENT_RAILS)[number];
+
+export function isWirePaymentRail(value: unknown): value is WirePaymentRail {
+  return typeof value === 'string' && (WIRE_PAYMENT_RAILS as readonly string[]).includes(value);
+}
+
+/** The contract's name of an internal rail, or undefined when it has none (the field is then omitted). */
+export function wirePaymentRail(rail: string | null | undefined): WirePaymentRail | undefined {
+  return isWirePaymentRail(rail) ? rail : undefined;
+}
 
 /** Networks SPEC.md lists for `cryptoNetwork`. Each is also the rail of that network's wallets. */
 export const CRYPTO_NETWORKS = ['SOLANA', 'ETHEREUM', 'BASE', 'POLYGON', 'TRON', 'PLASMA', 'SPARK', 'LIGHTNING', 'BITCOIN'] as const;
@@ -42,11 +64,11 @@ export const RAILS_BY_ACCOUNT_TYPE: Readonly<Record<DestinationAccountType, Rail
   GBP_ACCOUNT: { rails: ['FASTER_PAYMENTS'], defaultRail: 'FASTER_PAYMENTS' },
   MXN_ACCOUNT: { rails: ['SPEI'], defaultRail: 'SPEI' },
   BRL_ACCOUNT: { rails: ['PIX'], defaultRail: 'PIX' },
-  INR_ACCOUNT: { rails: ['UPI', 'IMPS'], defaultRail: 'UPI' },
+  INR_ACCOUNT: { rails: ['UPI', 'NEFT', 'RTGS'], defaultRail: 'UPI' },
   NGN_ACCOUNT: { rails: ['BANK_TRANSFER'], defaultRail: 'BANK_TRANSFER' },
   CAD_ACCOUNT: { rails: ['BANK_TRANSFER'], defaultRail: 'BANK_TRANSFER' },
   PHP_ACCOUNT: { rails: ['BANK_TRANSFER'], defaultRail: 'BANK_TRANSFER' },
-  KES_ACCOUNT: { rails: ['MOBILE_MONEY', 'BANK_TRANSFER'], defaultRail: 'MOBILE_MONEY' },
+  KES_ACCOUNT: { rails: ['MOBILE_MONEY'], defaultRail: 'MOBILE_MONEY' },
   SPARK_WALLET: { rails: ['SPARK'], defaultRail: 'SPARK' },
   LIGHTNING: { rails: ['LIGHTNING'], defaultRail: 'LIGHTNING' },
   SOLANA_WALLET: { rails: ['SOLANA'], defaultRail: 'SOLANA' },
@@ -82,7 +104,7 @@ export const FIVE_MINUTE_RAILS: ReadonlySet<PaymentRail> = new Set<PaymentRail>(
  * (SPEC.md: "valid only for instant payment methods, never for non-instant ones such as ACH").
  */
 export const REAL_TIME_RAILS: ReadonlySet<PaymentRail> = new Set<PaymentRail>([
-  ...FIVE_MINUTE_RAILS, 'FASTER_PAYMENTS', 'SPEI', 'PIX', 'UPI', 'IMPS', 'INTERNAL',
+  ...FIVE_MINUTE_RAILS, 'FASTER_PAYMENTS', 'SPEI', 'PIX', 'UPI', 'IMPS', 'FAST', 'PAYNOW', 'INSTAPAY', 'INTERNAL',
 ]);
 
 export const INSTANT_QUOTE_LIFETIME_MS = 5 * 60 * 1000;
@@ -132,15 +154,19 @@ export function selectRail(input: {
     const preferred = defaultRail(input.accountType);
     return { rail: usable.includes(preferred) ? preferred : (usable[0] ?? preferred) };
   }
-  if (!isPaymentRail(input.requestedRail)) {
-    return { error: { field, constraint: 'ENUM', message: `${field} must be one of ${PAYMENT_RAILS.join(', ')}` } };
+  if (!isWirePaymentRail(input.requestedRail)) {
+    return { error: { field, constraint: { enum: WIRE_PAYMENT_RAILS }, message: `${field} must be one of ${WIRE_PAYMENT_RAILS.join(', ')}` } };
   }
   if (!usable.includes(input.requestedRail)) {
+    // Wallets, UMA and book transfers have one implicit rail with no contract name: no rail may be named.
+    const named = usable.filter(isWirePaymentRail);
     return {
       error: {
         field,
-        constraint: 'ENUM',
-        message: `The destination account does not support ${input.requestedRail}; supported rails: ${usable.join(', ')}`,
+        constraint: { enum: named },
+        message: named.length > 0
+          ? `The destination account does not support ${input.requestedRail}; supported rails: ${named.join(', ')}`
+          : `The destination account takes no paymentRail; omit ${field}`,
       },
     };
   }

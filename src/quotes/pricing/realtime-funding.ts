@@ -70,27 +70,27 @@ export function checkRealtimeFunding(
   if (networkGiven && !isCryptoNetwork(cryptoNetwork)) {
     errors.push({
       field: networkField,
-      constraint: typeof cryptoNetwork === 'string' ? 'ENUM' : 'TYPE',
+      constraint: typeof cryptoNetwork === 'string' ? { enum: CRYPTO_NETWORKS } : {},
       message: `${networkField} must be one of ${CRYPTO_NETWORKS.join(', ')}`,
     });
   }
   if (currency === undefined || currency === null) {
-    errors.push({ field: currencyField, constraint: 'REQUIRED', message: `${currencyField} is required` });
+    errors.push({ field: currencyField, constraint: {}, message: `${currencyField} is required` });
     return { method: null, errors };
   }
   if (typeof currency !== 'string') {
-    errors.push({ field: currencyField, constraint: 'TYPE', message: `${currencyField} must be a currency code` });
+    errors.push({ field: currencyField, constraint: {}, message: `${currencyField} must be a currency code` });
     return { method: null, errors };
   }
   if (!isCurrencyCode(currency)) {
-    errors.push({ field: currencyField, constraint: 'ENUM', message: `${currencyField} must be one of ${CURRENCY_CODES.join(', ')}` });
+    errors.push({ field: currencyField, constraint: { enum: CURRENCY_CODES }, message: `${currencyField} must be one of ${CURRENCY_CODES.join(', ')}` });
     return { method: null, errors };
   }
 
   const fiat = FIAT_FUNDING[currency];
   if (fiat) {
     if (networkGiven) {
-      errors.push({ field: networkField, constraint: 'FORMAT', message: `${networkField} applies only to crypto currencies, not ${currency}` });
+      errors.push({ field: networkField, constraint: {}, message: `${networkField} applies only to crypto currencies, not ${currency}` });
     }
     return errors.length > 0 ? { method: null, errors } : { method: { currency, cryptoNetwork: null, ...fiat, rails: [...fiat.rails] }, errors: [] };
   }
@@ -98,14 +98,14 @@ export function checkRealtimeFunding(
   if (!networks) {
     errors.push({
       field: currencyField,
-      constraint: 'ENUM',
+      constraint: { enum: REALTIME_FUNDING_CURRENCIES },
       message: `No instant funding method exists for ${currency}; real-time funding accepts ${REALTIME_FUNDING_CURRENCIES.join(', ')}`,
     });
     return { method: null, errors };
   }
   if (!networkGiven) {
     if (STABLECOINS.has(currency)) {
-      errors.push({ field: networkField, constraint: 'REQUIRED', message: `${networkField} is required when the currency is a stablecoin` });
+      errors.push({ field: networkField, constraint: {}, message: `${networkField} is required when the currency is a stablecoin` });
       return { method: null, errors };
     }
     // BTC without a network: a Spark deposit whose instructions also carry a Lightning invoice.
@@ -113,12 +113,12 @@ export function checkRealtimeFunding(
   }
   if (!isCryptoNetwork(cryptoNetwork)) return { method: null, errors };
   if (!networks.includes(cryptoNetwork)) {
-    errors.push({ field: networkField, constraint: 'ENUM', message: `${currency} is not carried on ${cryptoNetwork}; use one of ${networks.join(', ')}` });
+    errors.push({ field: networkField, constraint: { enum: networks }, message: `${currency} is not carried on ${cryptoNetwork}; use one of ${networks.join(', ')}` });
   } else if (!isRealTimeRail(cryptoNetwork) || !INSTRUCTION_BY_NETWORK[cryptoNetwork]) {
     const instant = networks.filter((network) => isRealTimeRail(network) && INSTRUCTION_BY_NETWORK[network]);
     errors.push({
       field: networkField,
-      constraint: 'ENUM',
+      constraint: { enum: instant },
       message: `${cryptoNetwork} is not an instant payment method; real-time funding in ${currency} accepts ${instant.join(', ')}`,
     });
   }

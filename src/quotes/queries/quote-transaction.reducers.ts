@@ -1,6 +1,8 @@
 import { TransactionRow, TransactionView, TransactionViewReducer, foldTransactionRow } from '../../accounts/queries/transaction.view';
+import { LEGACY_FAILURE_REASONS, refundReasonOf } from '../../sandbox/quote-scenarios';
 import { currency } from '../../shared/currencies';
 import { QuoteEvent, QuoteTerms } from '../domain/quote/quote.events';
+import { wirePaymentRail } from '../pricing/rails';
 
 /**
  * The quote events' contribution to the `transactions` view (DECISIONS.md section 2): each quote
@@ -17,9 +19,12 @@ function created(terms: QuoteTerms): TransactionView {
         currency: terms.sendingCurrency,
         ...(terms.source.cryptoNetwork ? { cryptoNetwork: terms.source.cryptoNetwork } : {}),
       };
+  // The rail under the contract's name; none for wallets, UMA and book transfers.
+  const paymentRail = wirePaymentRail(terms.paymentRail);
+  const rail = paymentRail ? { paymentRail } : {};
   const destination: TransactionView['destination'] = terms.destination.destinationType === 'ACCOUNT'
-    ? { destinationType: 'ACCOUNT', accountId: terms.destination.accountId, currency: terms.receivingCurrency, paymentRail: terms.paymentRail }
-    : { destinationType: 'UMA_ADDRESS', umaAddress: terms.destination.umaAddress, currency: terms.receivingCurrency, paymentRail: terms.paymentRail };
+    ? { destinationType: 'ACCOUNT', accountId: terms.destination.accountId, currency: terms.receivingCurrency, ...rail }
+    : { destinationType: 'UMA_ADDRESS', umaAddress: terms.destination.umaAddress, currency: terms.receivingCurrency, ...rail };
   return {
     id: terms.transactionId,
     status: 'PENDING',
@@ -40,6 +45,18 @@ function created(terms: QuoteTerms): TransactionView {
     createdAt: terms.createdAt,
     updatedAt: terms.createdAt,
     settledAt: null,
+    // The quote's terms OutgoingTransaction shows too, fixed at creation (the same fields the
+    // transactions projection adds, so webhooks and the sandbox send answer carry them as GET does).
+    platformFees: terms.platformFeesIncluded,
+    rateDetails: { ...terms.rateDetails },
+    // An account source's instructions only (an embedded wallet's payload to sign): a real-time
+    // funded quote may withhold its deposit instructions until SCA is done; the payer reads them on the quote.
+    ...(terms.source.sourceType === 'ACCOUNT' && terms.paymentInstructions && terms.paymentInstructions.length > 0
+      ? { paymentInstructions: terms.paymentInstructions as unknown as Array<Record<string, unknown>> }
+      : {}),
+    ...(terms.counterpartyInformation && Object.keys(terms.counterpartyInformation).length > 0
+      ? { counterpartyInformation: terms.counterpartyInformation }
+      : {}),
   };
 }
 
@@ -58,7 +75,7 @@ export const QUOTE_TRANSACTION_REDUCERS: Record<string, TransactionViewReducer> 
   QuoteAuthorized: (current, event) => update(current, { status: 'PENDING', updatedAt: (event.data as Data<'QuoteAuthorized'>).authorizedAt }),
   QuoteAuthorizationFailed: (current, event) => {
     const data = event.data as Data<'QuoteAuthorizationFailed'>;
-    return update(current, { status: 'FAILED', failureReason: data.failureReason, refund: null, updatedAt: data.failedAt });
+    return update(current, { status: 'FAILED', failureReason: failureReasonOf(data.failureReason), refund: null, updatedAt: data.failedAt });
   },
   QuoteExecutionRequested: unchanged,
   QuoteExecutionRejected: unchanged,
@@ -73,11 +90,22 @@ export const QUOTE_TRANSACTION_REDUCERS: Record<string, TransactionViewReducer> 
     const data = event.data as Data<'QuoteFailed'>;
     // Rebuilt in one key order (the event store keeps its own order for nested objects).
     const refund = data.refund
-      ? { reference: data.refund.reference, initiatedAt: data.refund.initiatedAt, settledAt: data.refund.settledAt, status: data.refund.status, reason: data.refund.reason }
+      ? {
+          reference: data.refund.reference,
+          initiatedAt: data.refund.initiatedAt,
+          settledAt: data.refund.settledAt,
+          status: data.refund.status,
+          reason: refundReasonOf(data.refund.reason),
+        }
       : null;
-    return update(current, { status: 'FAILED', failureReason: data.failureReason, refund, updatedAt: data.failedAt });
+    return update(current, { status: 'FAILED', failureReason: failureReasonOf(data.failureReason), refund, updatedAt: data.failedAt });
   },
 };
+
+/** A stored failure reason under the contract's name (older quotes stored two of their own). */
+function failureReasonOf(stored: string): string {
+  return LEGACY_FAILURE_REASONS[stored] ?? stored;
+}
 
 /** The quote's transaction as of the last of `events` (a prefix of the quote's stream). */
 export function quoteTransactionViewFromEvents(events: Array<{ type: string; data: Record<string, unknown> }>): TransactionView | null {

@@ -2,15 +2,49 @@ import { RecordedEvent } from '../../infra/event-store/event-store.port';
 import { Currency, currency } from '../../shared/currencies';
 import { ExistingQuote, PublicQuoteStatus, QuoteState, publicStatus, quoteDecider } from '../domain/quote/quote.decider';
 import { PaymentInstructionsRecord, QuoteDestination, QuoteEvent, QuoteScaChallenge, QuoteSource, RateDetails } from '../domain/quote/quote.events';
+import { WirePaymentRail, wirePaymentRail } from '../pricing/rails';
 
-/** A quote exactly as `GET /quotes/{id}` returns it (SPEC.md "Quote"). */
+/** The destination as the Quote resource shows it: the rail only when the contract names it. */
+export type QuoteDestinationView =
+  | { destinationType: 'ACCOUNT'; accountId: string; paymentRail?: WirePaymentRail }
+  | { destinationType: 'UMA_ADDRESS'; umaAddress: string; currency: string };
+
+/**
+ * A quote exactly as `GET /quotes/{id}` returns it (SPEC.md "Quote").
+ * @example
+ * {
+ *   "id": "Quote:019a4a17-d638-7a41-9c5e-3f0b2d8e6a17",
+ *   "status": "PENDING",
+ *   "createdAt": "2025-11-03T14:21:07.512Z",
+ *   "expiresAt": "2025-11-03T14:26:07.512Z",
+ *   "source": { "sourceType": "ACCOUNT", "accountId": "InternalAccount:019a2a17-5758-7f90-b3a2-0c6d8e1f4b57", "customerId": "Customer:019a2a17-5758-7d2e-8b1f-6c3e9a0d4f21" },
+ *   "destination": { "destinationType": "ACCOUNT", "accountId": "ExternalAccount:019a2a1c-0f3b-7e44-9a61-d27c5b80e3f9", "paymentRail": "SEPA_INSTANT" },
+ *   "sendingCurrency": { "code": "USD", "name": "United States Dollar", "symbol": "$", "decimals": 2 },
+ *   "receivingCurrency": { "code": "EUR", "name": "Euro", "symbol": "€", "decimals": 2 },
+ *   "totalSendingAmount": 100000,
+ *   "totalReceivingAmount": 85982,
+ *   "exchangeRate": 1.16,
+ *   "feesIncluded": 260,
+ *   "platformFeesIncluded": 150,
+ *   "transactionId": "Transaction:019a4a17-d638-7b02-a4c7-51e9f3b08d62",
+ *   "rateDetails": {
+ *     "counterpartyMultiplier": 0.0000862068965517241,
+ *     "counterpartyFixedFee": 0,
+ *     "gridApiMultiplier": 9990,
+ *     "gridApiFixedFee": 10,
+ *     "gridApiVariableFeeRate": 0.001,
+ *     "gridApiVariableFeeAmount": 100
+ *   },
+ *   "description": "November rent"
+ * }
+ */
 export interface QuoteView {
   id: string;
   status: PublicQuoteStatus;
   createdAt: string;
   expiresAt: string;
   source: QuoteSource;
-  destination: QuoteDestination;
+  destination: QuoteDestinationView;
   sendingCurrency: Currency;
   receivingCurrency: Currency;
   totalSendingAmount: number;
@@ -113,10 +147,16 @@ export function sourceView(source: QuoteSource): QuoteSource {
   };
 }
 
-export function destinationView(destination: QuoteDestination): QuoteDestination {
-  return destination.destinationType === 'ACCOUNT'
-    ? { destinationType: 'ACCOUNT', accountId: destination.accountId, paymentRail: destination.paymentRail }
-    : { destinationType: 'UMA_ADDRESS', umaAddress: destination.umaAddress, currency: destination.currency };
+/**
+ * `paymentRail` under the contract's name; omitted for rails it has no name for (wallets, UMA,
+ * book transfers), as stored quotes may carry them.
+ */
+export function destinationView(destination: QuoteDestination): QuoteDestinationView {
+  if (destination.destinationType === 'UMA_ADDRESS') {
+    return { destinationType: 'UMA_ADDRESS', umaAddress: destination.umaAddress, currency: destination.currency };
+  }
+  const paymentRail = wirePaymentRail(destination.paymentRail);
+  return { destinationType: 'ACCOUNT', accountId: destination.accountId, ...(paymentRail ? { paymentRail } : {}) };
 }
 
 function rateDetailsView(details: RateDetails): RateDetails {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AccountsLedger } from '../../accounts/ledger/accounts-ledger';
-import { TransactionView } from '../../accounts/queries/transaction.view';
+import { WireTransaction, transactionOnWire } from '../../accounts/queries/transaction-wire';
 import { APP_CONFIG, AppConfig } from '../../infra/config';
 import { DomainError } from '../../infra/domain/domain-error';
 import { ConcurrencyError } from '../../infra/event-store/event-store.port';
@@ -79,20 +79,19 @@ export class QuoteSettlementService {
    * `POST /sandbox/send`: the payer funds a REALTIME_FUNDING quote (PENDING -> PROCESSING). Answers
    * the quote's transaction as this request left it.
    */
-  async fundRealtimeQuote(platformId: string, input: { quoteId: string; currencyCode: string; currencyAmount: number | null }): Promise<TransactionView> {
-    const { state, events, recorded } = await this.store.handle(platformId, input.quoteId, {
-      type: 'RecordFunding',
-      currencyCode: input.currencyCode,
-      amount: input.currencyAmount,
-      now: new Date().toISOString(),
-    });
+  async fundRealtimeQuote(platformId: string, input: { quoteId: string; currencyCode: string; currencyAmount: number | null }): Promise<WireTransaction> {
+    const { state, events, recorded } = await this.store
+      .handle(platformId, input.quoteId, { type: 'RecordFunding', currencyCode: input.currencyCode, amount: input.currencyAmount, now: new Date().toISOString() })
+      .catch((error: unknown) => {
+        throw unfundable(error);
+      });
     if (state.status === 'EXPIRED') {
       await awaitOwnWrites(this.waiter);
-      throw quoteExpiredConflict(state);
+      throw unfundable(quoteExpiredConflict(state));
     }
     const view = quoteTransactionViewFromEvents([...recorded, ...events] as Array<{ type: string; data: Record<string, unknown> }>);
     if (!view) throw new DomainError('TRANSACTION_NOT_FOUND', 'Transaction not found');
-    return view;
+    return transactionOnWire(view, platformId);
   }
 
   /**
@@ -182,6 +181,19 @@ export class QuoteSettlementService {
         return;
     }
   }
+}
+
+/**
+ * `POST /sandbox/send` declares no 409: a quote that can no longer be funded (expired, already
+ * funded, waiting for SCA) is a bad `quoteId`, 400 INVALID_INPUT, with the same `reason` and
+ * `status` details execute gives with its 409.
+ */
+function unfundable(error: unknown): unknown {
+  if (!(error instanceof DomainError) || (error.code !== 'CONFLICT' && error.code !== 'INVALID_STATE_TRANSITION')) return error;
+  return new DomainError('INVALID_INPUT', error.message, {
+    ...error.details,
+    errors: [{ field: 'quoteId', constraint: {}, message: error.message }],
+  });
 }
 
 function settlementCommand(step: number, planned: TimedSettlementStep, now: string): QuoteCommand {

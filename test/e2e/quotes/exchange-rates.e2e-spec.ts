@@ -1,6 +1,5 @@
-import request from 'supertest';
 import { quoteInvariantViolations } from '../../../src/quotes/pricing/invariants';
-import { TestApp, TestPlatform, startTestApp } from '../../support/test-app';
+import { TestApp, TestPlatform, anonymousClient, startTestApp } from '../../support/test-app';
 
 interface Entry {
   sourceCurrency: { code: string; name: string; symbol: string; decimals: number };
@@ -96,24 +95,31 @@ describe('exchange rates', () => {
   });
 
   it('applies decimals across 2, 6 and 8 decimal currencies', async () => {
-    const response = await testApp.platform.api.get('/exchange-rates?sourceCurrency=USD&destinationCurrency=BTC,USDC&sendingAmount=10000').expect(200);
-    const data: Entry[] = response.body.data;
-    expect(data.map((entry) => entry.destinationCurrency.code)).toEqual(['USDC', 'BTC']);
-    const [usdc, btc] = data;
-    expect(usdc.exchangeRate).toBe(1);
-    expect(usdc.receivingAmount).toBe((10_000 - usdc.feesIncluded) * 10_000);
-    expect(btc.destinationPaymentRail).toBe('LIGHTNING');
-    expect(Math.abs(btc.exchangeRate / 100_000 - 1)).toBeLessThanOrEqual(0.005);
-    expect(Math.abs(btc.receivingAmount - ((10_000 - btc.feesIncluded) / 100 / btc.exchangeRate) * 1e8)).toBeLessThanOrEqual(1);
+    const fromUsdc = await testApp.platform.api.get('/exchange-rates?sourceCurrency=USDC&destinationCurrency=USD&sendingAmount=100000000').expect(200);
+    const [usdc]: Entry[] = fromUsdc.body.data;
+    expect([usdc.destinationPaymentRail, usdc.exchangeRate]).toEqual(['ACH', 1]);
+    expect(usdc.receivingAmount).toBe(Math.floor((100_000_000 - usdc.feesIncluded) / 10_000));
+    const fromBtc = await testApp.platform.api.get('/exchange-rates?sourceCurrency=BTC&destinationCurrency=USD&sendingAmount=100000').expect(200);
+    const [btc]: Entry[] = fromBtc.body.data;
+    // Sending units (BTC) per receiving unit (USD): about 1/100_000 in the sandbox table.
+    expect(Math.abs(btc.exchangeRate * 100_000 - 1)).toBeLessThanOrEqual(0.005);
+    expect(Math.abs(btc.receivingAmount - ((100_000 - btc.feesIncluded) / 1e8 / btc.exchangeRate) * 100)).toBeLessThanOrEqual(1);
     for (const entry of [usdc, btc]) expect(violationsOf(entry)).toEqual([]);
+  });
+
+  it("lists only corridors whose payout rail the contract names: crypto payouts (Lightning, Spark, on-chain) are quoted, not listed", async () => {
+    const response = await testApp.platform.api.get('/exchange-rates?sourceCurrency=USD&destinationCurrency=BTC,USDC,EUR').expect(200);
+    expect(response.body.data.map((entry: Entry) => [entry.destinationCurrency.code, entry.destinationPaymentRail])).toEqual([['EUR', 'SEPA_INSTANT']]);
+    expect((await testApp.platform.api.get('/exchange-rates?sourceCurrency=USD&destinationCurrency=BTC').expect(200)).body).toEqual({ data: [] });
   });
 
   it('lists every corridor by default, each priced consistently from one snapshot', async () => {
     const response = await testApp.platform.api.get('/exchange-rates').expect(200);
     const data: Entry[] = response.body.data;
-    expect(data).toHaveLength(14 * 13);
+    // 10 fiat destinations (the 4 crypto ones have no contract rail): from each of 14 sources, but not to itself.
+    expect(data).toHaveLength(10 * 13);
     const pairs = new Set(data.map((entry) => `${entry.sourceCurrency.code}>${entry.destinationCurrency.code}`));
-    expect(pairs.size).toBe(14 * 13);
+    expect(pairs.size).toBe(10 * 13);
     for (const entry of data) {
       expect([entry.sourceCurrency.code, entry.destinationCurrency.code, violationsOf(entry)]).toEqual([entry.sourceCurrency.code, entry.destinationCurrency.code, []]);
       expect(entry.sendingAmount).toBe(Math.max(10_000, entry.minSendingAmount));
@@ -123,7 +129,7 @@ describe('exchange rates', () => {
     expect(new Set(data.map((entry) => entry.rateSnapshotId)).size).toBe(1);
     const fromUsd = await testApp.platform.api.get('/exchange-rates?sourceCurrency=USD').expect(200);
     expect(fromUsd.body.data.map((entry: Entry) => entry.destinationCurrency.code)).toEqual(
-      ['EUR', 'GBP', 'MXN', 'BRL', 'INR', 'NGN', 'CAD', 'PHP', 'KES', 'USDC', 'USDT', 'USDB', 'BTC'],
+      ['EUR', 'GBP', 'MXN', 'BRL', 'INR', 'NGN', 'CAD', 'PHP', 'KES'],
     );
     const repeated = await testApp.platform.api.get('/exchange-rates?sourceCurrency=GBP&destinationCurrency=EUR&destinationCurrency=MXN,BRL').expect(200);
     expect(repeated.body.data.map((entry: Entry) => [entry.destinationCurrency.code, entry.destinationPaymentRail])).toEqual([
@@ -138,7 +144,10 @@ describe('exchange rates', () => {
 
   it('includes the platform fees from its configuration, and only that platform\'s', async () => {
     const withFees = await testApp.createPlatform();
-    await withFees.api.patch('/config').send({ feeConfigs: [{ currencyCode: 'USD', fixedFee: 50, variableFeeRate: 0.01 }] }).expect(200);
+    await withFees.api
+      .patch('/config')
+      .send({ feeConfigs: [{ feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'USD', variableFeeBps: 100, fixedFee: { amount: 50, currency: 'USD' } }] })
+      .expect(200);
     const path = '/exchange-rates?sourceCurrency=USD&destinationCurrency=MXN&sendingAmount=100000';
     const [charged, plain] = await sameSnapshotPair(withFees, testApp.platform, path);
     expect(charged[0].platformFeesIncluded).toBe(50 + 1000);
@@ -170,35 +179,37 @@ describe('exchange rates', () => {
     // In a wider listing, corridors the amount cannot price are left out.
     const wide = await testApp.platform.api.get('/exchange-rates?sourceCurrency=USD&sendingAmount=15').expect(200);
     const listed = wide.body.data.map((entry: Entry) => entry.destinationCurrency.code);
-    expect(listed).toContain('BTC');
+    expect(listed).toContain('EUR');
     expect(listed).not.toContain('NGN');
+    // 0 is a valid sendingAmount (the contract's minimum) that no corridor can price.
+    expect((await testApp.platform.api.get('/exchange-rates?sourceCurrency=USD&sendingAmount=0').expect(400)).body.code).toBe('AMOUNT_OUT_OF_RANGE');
   });
 
   it('lists every bad and unknown query parameter in one 400', async () => {
     const response = await testApp.platform.api.get('/exchange-rates?sourceCurrency=XXX&destinationCurrency=EUR,YYY&sendingAmount=abc&surprise=1').expect(400);
     expect(response.body.status).toBe(400);
     expect(response.body.code).toBe('INVALID_INPUT');
-    expect(response.body.details.errors.map((error: { field: string; constraint: string }) => [error.field, error.constraint]).sort()).toEqual([
-      ['destinationCurrency', 'ENUM'], ['sendingAmount', 'TYPE'], ['sourceCurrency', 'ENUM'], ['surprise', 'UNKNOWN_FIELD'],
+    const currencies = { enum: expect.arrayContaining(['USD', 'EUR', 'GBP', 'MXN', 'USDC', 'BTC']) };
+    expect(response.body.details.errors.map((error: { field: string; constraint: object }) => [error.field, error.constraint]).sort()).toEqual([
+      ['destinationCurrency', currencies], ['sendingAmount', {}], ['sourceCurrency', currencies], ['surprise', {}],
     ]);
-    const cases: Array<[string, string, string]> = [
-      ['sendingAmount=0', 'sendingAmount', 'MIN'],
-      ['sendingAmount=9000000000000001', 'sendingAmount', 'MAX'],
-      ['sendingAmount=-5', 'sendingAmount', 'TYPE'],
-      ['sendingAmount=1.5', 'sendingAmount', 'TYPE'],
-      ['sourceCurrency=USD&sourceCurrency=EUR', 'sourceCurrency', 'TYPE'],
-      ['sourceCurrency=USD&destinationCurrency=USD', 'destinationCurrency', 'FORMAT'],
+    const cases: Array<[string, string, object]> = [
+      ['sendingAmount=9000000000000001', 'sendingAmount', {}],
+      ['sendingAmount=-5', 'sendingAmount', {}],
+      ['sendingAmount=1.5', 'sendingAmount', {}],
+      ['sourceCurrency=USD&sourceCurrency=EUR', 'sourceCurrency', {}],
+      ['sourceCurrency=USD&destinationCurrency=USD', 'destinationCurrency', {}],
     ];
     for (const [query, field, constraint] of cases) {
       const bad = await testApp.platform.api.get(`/exchange-rates?${query}`).expect(400);
-      expect([query, bad.body.code, bad.body.details.errors.map((error: { field: string; constraint: string }) => [error.field, error.constraint])]).toEqual([
+      expect([query, bad.body.code, bad.body.details.errors.map((error: { field: string; constraint: object }) => [error.field, error.constraint])]).toEqual([
         query, 'INVALID_INPUT', [[field, constraint]],
       ]);
     }
   });
 
   it('requires platform credentials', async () => {
-    const response = await request(testApp.baseUrl).get('/exchange-rates').expect(401);
+    const response = await anonymousClient(testApp.baseUrl).get('/exchange-rates').expect(401);
     expect(response.body.code).toBe('UNAUTHORIZED');
   });
 });

@@ -83,7 +83,7 @@ describe('quotes: execute and settlement in one commit', () => {
     expect(await balances(api(), owner.usd.id)).toEqual({ available: 25_000, total: 25_000 });
   });
 
-  it('INSUFFICIENT_FUNDS still answers 400 with the balance, recorded step by step, with nothing held', async () => {
+  it('a short balance still answers 400 INVALID_AMOUNT (reason INSUFFICIENT_FUNDS) with the balance, recorded step by step, with nothing held', async () => {
     const owner = await fundedCustomer(api(), 10_000);
     const first = await quoteToSuffix(api(), owner, '789', 5_000);
     const quote = await quoteToSuffix(api(), owner, '789', 8_000);
@@ -92,8 +92,8 @@ describe('quotes: execute and settlement in one commit', () => {
     const refused = await api().post(`/quotes/${quote.id}/execute`).expect(400);
 
     expect(refused.body).toEqual({
-      status: 400, code: 'INSUFFICIENT_FUNDS', message: 'The account balance is too low for this amount',
-      details: { accountId: owner.usd.id, available: 5_000, requested: 8_000 },
+      status: 400, code: 'INVALID_AMOUNT', message: 'The account balance is too low for this quote',
+      details: { reason: 'INSUFFICIENT_FUNDS', accountId: owner.usd.id, available: 5_000, requested: 8_000 },
     });
     expect((await api().get(`/quotes/${quote.id}`).expect(200)).body).toEqual(quote);
     const quoteCommits = commits(await events.readStream(streamNameFor(quote.id)));

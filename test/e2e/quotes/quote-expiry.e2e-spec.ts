@@ -48,7 +48,7 @@ describe('quotes: expiry and its races', () => {
     expect(await balances(api(), owner.usd.id)).toEqual({ available: 10_000, total: 10_000 });
   });
 
-  it('a REALTIME_FUNDING quote expires too; a sandbox send afterwards is 409 QUOTE_EXPIRED', async () => {
+  it('a REALTIME_FUNDING quote expires too; a sandbox send afterwards is 400 (no 409 declared) with reason QUOTE_EXPIRED', async () => {
     const owner = await fundedCustomer(api(), 0);
     const external = await createUsdExternalAccount(api(), owner.customer.id, '789');
     const quote = (await api().post('/quotes').send({
@@ -58,7 +58,8 @@ describe('quotes: expiry and its races', () => {
       lockedCurrencyAmount: 1_000,
     }).expect(201)).body;
     await quoteWithStatus(api(), quote.id, 'EXPIRED');
-    expect((await api().post('/sandbox/send').send({ quoteId: quote.id, currencyCode: 'USD' }).expect(409)).body.details.reason).toBe('QUOTE_EXPIRED');
+    const late = (await api().post('/sandbox/send').send({ quoteId: quote.id, currencyCode: 'USD' }).expect(400)).body;
+    expect(late).toMatchObject({ code: 'INVALID_INPUT', details: { reason: 'QUOTE_EXPIRED', errors: [{ field: 'quoteId', constraint: {} }] } });
   });
 
   it('execute racing expiry: every quote ends either executed (200, debited once) or expired (409, nothing moved), consistently', async () => {

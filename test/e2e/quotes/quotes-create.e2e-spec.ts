@@ -8,6 +8,14 @@ import { FundedCustomer, accountQuoteBody, fundedCustomer } from '../../support/
 const USD = { code: 'USD', name: 'United States Dollar', symbol: '$', decimals: 2 };
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const MINUTE_MS = 60_000;
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+/** The hint of a currency field: every supported code (the list is long; these must be in it). */
+/** The contract's PaymentRail enum: the only rail names a quote accepts and shows. */
+const WIRE_RAILS = [
+  'ACH', 'ACH_COLOMBIA', 'BANK_TRANSFER', 'BRE_B', 'CIPS', 'FAST', 'FASTER_PAYMENTS', 'FEDNOW', 'INSTAPAY', 'MOBILE_MONEY', 'NEFT', 'PAYNOW',
+  'PESONET', 'PIX', 'RTGS', 'RTP', 'SEPA', 'SEPA_INSTANT', 'SPEI', 'SWIFT', 'UNIONPAY', 'UPI', 'WIRE',
+];
+const CURRENCY_ENUM = { enum: expect.arrayContaining(['USD', 'EUR', 'GBP', 'MXN', 'BRL', 'USDC', 'BTC']) };
 
 function violations(quote: any): string[] {
   return quoteInvariantViolations({
@@ -90,7 +98,8 @@ describe('quotes: creation and reads', () => {
     expect(lifetimeMs(quote)).toBe(15 * MINUTE_MS);
     expect((await api().get(`/quotes/${quote.id}`).expect(200)).body).toEqual(quote);
     const transaction = (await api().get(`/transactions/${quote.transactionId}`).expect(200)).body;
-    expect(transaction).toEqual({
+    // The quote's part of the transaction (its other fields are the transactions view's).
+    expect(transaction).toMatchObject({
       id: quote.transactionId,
       status: 'PENDING',
       type: 'OUTGOING',
@@ -105,12 +114,10 @@ describe('quotes: creation and reads', () => {
       fees: 10,
       quoteId: quote.id,
       description: 'Rent',
-      failureReason: null,
-      refund: null,
       createdAt: quote.createdAt,
       updatedAt: quote.createdAt,
-      settledAt: null,
     });
+    for (const absent of ['failureReason', 'refund', 'settledAt']) expect(transaction).not.toHaveProperty(absent);
   });
 
   it('a rail the account supports is used (RTP: a 5-minute lifetime); one it does not is 400', async () => {
@@ -125,7 +132,7 @@ describe('quotes: creation and reads', () => {
     })).expect(400);
     expect(refused.body).toEqual({
       status: 400, code: 'INVALID_INPUT', message: 'The request has invalid fields',
-      details: { errors: [{ field: 'destination.paymentRail', constraint: 'ENUM', message: 'The destination account does not support RTP; supported rails: ACH, WIRE' }] },
+      details: { errors: [{ field: 'destination.paymentRail', constraint: { enum: ['ACH', 'WIRE'] }, message: 'The destination account does not support RTP; supported rails: ACH, WIRE' }] },
     });
   });
 
@@ -136,9 +143,10 @@ describe('quotes: creation and reads', () => {
     expect(violations(quote)).toEqual([]);
   });
 
-  it('ACCOUNT -> internal account in another currency (USD -> USDC): INTERNAL rail, FX fee, invariants', async () => {
+  it('ACCOUNT -> internal account in another currency (USD -> USDC): a book transfer (no rail shown), FX fee, invariants', async () => {
     const quote = (await api().post('/quotes').send(accountQuoteBody(owner.usd.id, owner.accounts.USDC.id, 10_000)).expect(201)).body;
-    expect(quote.destination).toEqual({ destinationType: 'ACCOUNT', accountId: owner.accounts.USDC.id, paymentRail: 'INTERNAL' });
+    // The contract names no rail for a book transfer: paymentRail is omitted, and none may be named.
+    expect(quote.destination).toEqual({ destinationType: 'ACCOUNT', accountId: owner.accounts.USDC.id });
     expect(quote.receivingCurrency.code).toBe('USDC');
     expect(quote.totalReceivingAmount).toBe(100_000_000 - 0);
     expect(quote.feesIncluded).toBe(0);
@@ -207,7 +215,7 @@ describe('quotes: creation and reads', () => {
     ]);
     const transaction = (await api().get(`/transactions/${quote.transactionId}`).expect(200)).body;
     expect(transaction.source).toEqual({ sourceType: 'REALTIME_FUNDING', currency: 'USD' });
-    expect(transaction.customerId).toBeNull();
+    expect(quote.source).toEqual({ sourceType: 'REALTIME_FUNDING', currency: 'USD' });
   });
 
   it('REALTIME_FUNDING in BTC (Spark address and Lightning invoice) and USDC on Solana, for a customer', async () => {
@@ -240,7 +248,7 @@ describe('quotes: creation and reads', () => {
       lockedCurrencyAmount: 5_000_000,
     }).expect(400);
     expect(response.body.details.errors).toEqual([
-      { field: 'source.cryptoNetwork', constraint: 'ENUM', message: 'ETHEREUM is not an instant payment method; real-time funding in USDC accepts SOLANA, BASE, POLYGON, SPARK' },
+      { field: 'source.cryptoNetwork', constraint: { enum: ['SOLANA', 'BASE', 'POLYGON', 'SPARK'] }, message: 'ETHEREUM is not an instant payment method; real-time funding in USDC accepts SOLANA, BASE, POLYGON, SPARK' },
     ]);
     const missing = await api().post('/quotes').send({
       source: { sourceType: 'REALTIME_FUNDING', currency: 'USDT' },
@@ -248,10 +256,10 @@ describe('quotes: creation and reads', () => {
       lockedCurrencySide: 'SENDING',
       lockedCurrencyAmount: 5_000_000,
     }).expect(400);
-    expect(missing.body.details.errors).toEqual([{ field: 'source.cryptoNetwork', constraint: 'REQUIRED', message: 'source.cryptoNetwork is required when the currency is a stablecoin' }]);
+    expect(missing.body.details.errors).toEqual([{ field: 'source.cryptoNetwork', constraint: {}, message: 'source.cryptoNetwork is required when the currency is a stablecoin' }]);
   });
 
-  it('UMA test addresses: currency from the address, UMA rail, 5 minutes; unknown 404 UMA_NOT_FOUND, malformed 400 INVALID_UMA_ADDRESS, wrong currency 400', async () => {
+  it('UMA test addresses: currency from the address, no rail shown, 5 minutes; unknown 400 INVALID_RECEIVER, malformed 400 INVALID_UMA_ADDRESS, wrong currency 400', async () => {
     for (const address of ['$success.usd@sandbox.uma.money', '$pending.long.usd@sandbox.uma.money', '$fail.compliance.usd@sandbox.uma.money']) {
       const quote = (await api().post('/quotes').send({
         source: { sourceType: 'ACCOUNT', accountId: owner.usd.id },
@@ -262,7 +270,7 @@ describe('quotes: creation and reads', () => {
       expect(quote.destination).toEqual({ destinationType: 'UMA_ADDRESS', umaAddress: address, currency: 'USD' });
       expect(lifetimeMs(quote)).toBe(5 * MINUTE_MS);
       const transaction = (await api().get(`/transactions/${quote.transactionId}`).expect(200)).body;
-      expect(transaction.destination).toEqual({ destinationType: 'UMA_ADDRESS', umaAddress: address, currency: 'USD', paymentRail: 'UMA' });
+      expect(transaction.destination).toEqual({ destinationType: 'UMA_ADDRESS', umaAddress: address, currency: 'USD' });
     }
     const uma = (umaAddress: string, currency?: string) => api().post('/quotes').send({
       source: { sourceType: 'ACCOUNT', accountId: owner.usd.id },
@@ -270,7 +278,10 @@ describe('quotes: creation and reads', () => {
       lockedCurrencySide: 'SENDING',
       lockedCurrencyAmount: 1_000,
     });
-    expect((await uma('$nobody@sandbox.uma.money').expect(404)).body).toEqual({ status: 404, code: 'UMA_NOT_FOUND', message: 'No UMA receiver answers at $nobody@sandbox.uma.money' });
+    // POST /quotes declares no 404: no receiver at a well-formed address is an invalid receiver.
+    expect((await uma('$nobody@sandbox.uma.money').expect(400)).body).toEqual({
+      status: 400, code: 'INVALID_RECEIVER', message: 'No UMA receiver answers at $nobody@sandbox.uma.money', details: { reason: 'UMA_NOT_FOUND' },
+    });
     expect((await uma('alice@example.com').expect(400)).body.code).toBe('INVALID_UMA_ADDRESS');
     expect((await uma('$success.eur@sandbox.uma.money', 'USD').expect(400)).body.code).toBe('INVALID_CURRENCY');
   });
@@ -282,7 +293,7 @@ describe('quotes: creation and reads', () => {
       accountInfo: {
         accountType: 'EUR_ACCOUNT',
         iban: germanIban('789'),
-        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Marie Curie', birthDate: '1967-11-07', nationality: 'FR' },
+        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Marie Curie', birthDate: '1967-11-07', nationality: 'FR', countryOfResidence: 'FR' },
       },
     }).expect(201)).body;
     const quote = (await api().post('/quotes').send(accountQuoteBody(owner.usd.id, eurExternal.id, 10_000)).expect(201)).body;
@@ -303,37 +314,40 @@ describe('quotes: creation and reads', () => {
     }).expect(400);
     expect(response.body.code).toBe('INVALID_INPUT');
     expect(response.body.details.errors.map((error: any) => [error.field, error.constraint]).sort()).toEqual([
-      ['description', 'TYPE'],
-      ['destination.accountId', 'FORMAT'],
-      ['destination.paymentRail', 'ENUM'],
-      ['lockedCurrencyAmount', 'TYPE'],
-      ['lockedCurrencySide', 'ENUM'],
-      ['source.accountId', 'FORMAT'],
-      ['source.customerId', 'TYPE'],
-      ['source.extra', 'UNKNOWN_FIELD'],
-      ['surprise', 'UNKNOWN_FIELD'],
+      ['description', {}],
+      ['destination.accountId', { pattern: `^(ExternalAccount|InternalAccount):${UUID}$` }],
+      ['destination.paymentRail', { enum: WIRE_RAILS }],
+      ['lockedCurrencyAmount', {}],
+      ['lockedCurrencySide', { enum: ['SENDING', 'RECEIVING'] }],
+      ['source.accountId', { format: 'InternalAccount-id' }],
+      ['source.customerId', {}],
+      ['source.extra', {}],
+      ['surprise', {}],
     ]);
   });
 
   it.each([
-    ['an empty body', {}, [['destination', 'REQUIRED'], ['lockedCurrencyAmount', 'REQUIRED'], ['lockedCurrencySide', 'REQUIRED'], ['source', 'REQUIRED']]],
-    ['a non-object body', [1], [['body', 'TYPE']]],
-    ['variants missing their discriminators', { source: {}, destination: {}, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1 }, [['destination.destinationType', 'REQUIRED'], ['source.sourceType', 'REQUIRED']]],
-    ['unknown discriminators', { source: { sourceType: 'CARD' }, destination: { destinationType: 'IBAN' }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1 }, [['destination.destinationType', 'ENUM'], ['source.sourceType', 'ENUM']]],
-    ['amounts out of range', { source: { sourceType: 'ACCOUNT', accountId: 'InternalAccount:0195f0a0-0000-7000-8000-000000000000' }, destination: { destinationType: 'UMA_ADDRESS', umaAddress: 'nope', currency: 'XXX' }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 0 }, [['destination.currency', 'ENUM'], ['destination.umaAddress', 'FORMAT'], ['lockedCurrencyAmount', 'MIN']]],
-    ['fields of the other variant', { source: { sourceType: 'REALTIME_FUNDING', accountId: 'x', currency: 'ZZZ' }, destination: { destinationType: 'UMA_ADDRESS', accountId: 'x' }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 9_000_000_000_000_001 }, [['destination.accountId', 'UNKNOWN_FIELD'], ['destination.umaAddress', 'REQUIRED'], ['lockedCurrencyAmount', 'MAX'], ['source.accountId', 'UNKNOWN_FIELD'], ['source.currency', 'ENUM']]],
+    ['an empty body', {}, [['destination', {}], ['lockedCurrencyAmount', {}], ['lockedCurrencySide', {}], ['source', {}]]],
+    ['a non-object body', [1], [['body', {}]]],
+    ['variants missing their discriminators', { source: {}, destination: {}, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1 }, [['destination.destinationType', {}], ['source.sourceType', {}]]],
+    ['unknown discriminators', { source: { sourceType: 'CARD' }, destination: { destinationType: 'IBAN' }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1 }, [['destination.destinationType', { enum: ['ACCOUNT', 'UMA_ADDRESS'] }], ['source.sourceType', { enum: ['ACCOUNT', 'REALTIME_FUNDING'] }]]],
+    ['amounts out of range', { source: { sourceType: 'ACCOUNT', accountId: 'InternalAccount:0195f0a0-0000-7000-8000-000000000000' }, destination: { destinationType: 'UMA_ADDRESS', umaAddress: 'nope', currency: 'XXX' }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 0 }, [['destination.currency', CURRENCY_ENUM], ['destination.umaAddress', { format: 'uma-address' }], ['lockedCurrencyAmount', {}]]],
+    ['fields of the other variant', { source: { sourceType: 'REALTIME_FUNDING', accountId: 'x', currency: 'ZZZ' }, destination: { destinationType: 'UMA_ADDRESS', accountId: 'x' }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 9_000_000_000_000_001 }, [['destination.accountId', {}], ['destination.umaAddress', {}], ['lockedCurrencyAmount', {}], ['source.accountId', {}], ['source.currency', CURRENCY_ENUM]]],
   ])('400 INVALID_INPUT for %s', async (_name, body, expected) => {
     const response = await api().post('/quotes').send(body).expect(400);
     expect(response.body.code).toBe('INVALID_INPUT');
     expect(response.body.details.errors.map((error: any) => [error.field, error.constraint]).sort()).toEqual(expected);
   });
 
-  it('refuses what cannot be quoted: unknown accounts 404, customers 404/403/410, other customers, FBO without customer, same account, amounts, funds', async () => {
+  it('refuses what cannot be quoted: unknown accounts and customers 400 (no 404 declared), 403 not approved, other customers, FBO without customer, same account, amounts, funds', async () => {
     const unknownInternal = 'InternalAccount:0195f0a0-0000-7000-8000-000000000000';
     const unknownExternal = 'ExternalAccount:0195f0a0-0000-7000-8000-000000000000';
-    expect((await api().post('/quotes').send(accountQuoteBody(unknownInternal, external.id)).expect(404)).body).toEqual({ status: 404, code: 'NOT_FOUND', message: 'Source internal account not found' });
-    expect((await api().post('/quotes').send(accountQuoteBody(owner.usd.id, unknownExternal)).expect(404)).body.message).toBe('Destination external account not found');
-    expect((await api().post('/quotes').send(accountQuoteBody(owner.usd.id, unknownInternal)).expect(404)).body.message).toBe('Destination account not found');
+    const invalid = (field: string, message: string) => ({
+      status: 400, code: 'INVALID_INPUT', message: 'The request has invalid fields', details: { errors: [{ field, constraint: {}, message }] },
+    });
+    expect((await api().post('/quotes').send(accountQuoteBody(unknownInternal, external.id)).expect(400)).body).toEqual(invalid('source.accountId', 'No internal account with this id'));
+    expect((await api().post('/quotes').send(accountQuoteBody(owner.usd.id, unknownExternal)).expect(400)).body).toEqual(invalid('destination.accountId', 'No external account with this id'));
+    expect((await api().post('/quotes').send(accountQuoteBody(owner.usd.id, unknownInternal)).expect(400)).body).toEqual(invalid('destination.accountId', 'No internal account with this id'));
 
     const realtimeFor = (customerId: string) => ({
       source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId },
@@ -341,7 +355,7 @@ describe('quotes: creation and reads', () => {
       lockedCurrencySide: 'SENDING',
       lockedCurrencyAmount: 1_000,
     });
-    expect((await api().post('/quotes').send(realtimeFor('Customer:0195f0a0-0000-7000-8000-000000000000')).expect(404)).body.code).toBe('USER_NOT_FOUND');
+    expect((await api().post('/quotes').send(realtimeFor('Customer:0195f0a0-0000-7000-8000-000000000000')).expect(400)).body).toEqual(invalid('source.customerId', 'No customer with this id'));
     const pending = await createIndividual(api(), { fullName: 'Pat Pending001' });
     expect((await api().post('/quotes').send(realtimeFor(pending.id)).expect(403)).body).toEqual({
       status: 403, code: 'FORBIDDEN', message: 'The customer is not approved to transact', details: { reason: 'CUSTOMER_NOT_APPROVED', kycStatus: 'PENDING' },
@@ -350,11 +364,11 @@ describe('quotes: creation and reads', () => {
     expect((await api().post('/quotes').send(realtimeFor(business.id)).expect(403)).body.details).toEqual({ reason: 'CUSTOMER_NOT_APPROVED', kybStatus: 'UNVERIFIED' });
     const leaving = await fundedCustomer(api(), 10_000);
     await api().delete(`/customers/${leaving.customer.id}`).expect(200);
-    expect((await api().post('/quotes').send(accountQuoteBody(leaving.usd.id, external.id, 1_000)).expect(410)).body.code).toBe('CUSTOMER_DELETED');
+    expect((await api().post('/quotes').send(accountQuoteBody(leaving.usd.id, external.id, 1_000)).expect(400)).body).toEqual(invalid('source.accountId', 'The customer was deleted'));
 
     const other = await fundedCustomer(api(), 10_000);
     const crossed = await api().post('/quotes').send(accountQuoteBody(other.usd.id, external.id, 1_000)).expect(400);
-    expect(crossed.body.details.errors).toEqual([{ field: 'destination.accountId', constraint: 'FORMAT', message: "The external account belongs to another customer than the quote's" }]);
+    expect(crossed.body.details.errors).toEqual([{ field: 'destination.accountId', constraint: {}, message: "The external account belongs to another customer than the quote's" }]);
     const wrongCustomer = await api().post('/quotes').send(accountQuoteBody(owner.usd.id, external.id, 1_000, {
       source: { sourceType: 'ACCOUNT', accountId: owner.usd.id, customerId: other.customer.id },
     })).expect(400);
@@ -362,7 +376,7 @@ describe('quotes: creation and reads', () => {
 
     const platformUsd = (await api().get('/internal-accounts').query({ currency: 'USD' }).expect(200)).body.data.find((account: any) => !account.customerId);
     const fbo = await api().post('/quotes').send(accountQuoteBody(platformUsd.id, external.id, 1_000)).expect(400);
-    expect(fbo.body.details.errors).toEqual([{ field: 'source.customerId', constraint: 'REQUIRED', message: 'source.customerId is required when funding from a platform (FBO) account' }]);
+    expect(fbo.body.details.errors).toEqual([{ field: 'source.customerId', constraint: {}, message: 'source.customerId is required when funding from a platform (FBO) account' }]);
 
     expect((await api().post('/quotes').send(accountQuoteBody(owner.usd.id, owner.usd.id, 1_000)).expect(400)).body.code).toBe('SELF_PAYMENT');
     expect((await api().post('/quotes').send(accountQuoteBody(owner.usd.id, external.id, 5)).expect(400)).body.code).toBe('AMOUNT_OUT_OF_RANGE');
@@ -373,12 +387,12 @@ describe('quotes: creation and reads', () => {
     });
     const short = await api().post('/quotes').send(accountQuoteBody(owner.usd.id, external.id, 2_000_000)).expect(400);
     expect(short.body).toEqual({
-      status: 400, code: 'INSUFFICIENT_FUNDS', message: 'The account balance is too low for this quote',
-      details: { accountId: owner.usd.id, available: expect.any(Number), requested: 2_000_000 },
+      status: 400, code: 'INVALID_AMOUNT', message: 'The account balance is too low for this quote',
+      details: { reason: 'INSUFFICIENT_FUNDS', accountId: owner.usd.id, available: expect.any(Number), requested: 2_000_000 },
     });
   });
 
-  it('Idempotency-Key: the same request replays the first 201 byte for byte; another request under the key is 409', async () => {
+  it('Idempotency-Key: the same request replays the first 201 byte for byte; another request under the key is 400', async () => {
     const key = '3f0c9a52-7b1e-4c8d-9e2f-5a6b7c8d9e0f';
     const body = accountQuoteBody(owner.usd.id, external.id, 3_000);
     const first = await api().post('/quotes').set('Idempotency-Key', key).send(body).expect(201);
@@ -387,12 +401,15 @@ describe('quotes: creation and reads', () => {
     expect(replay.text).toBe(first.text);
     const listed = await api().get('/quotes').query({ transactionId: first.body.transactionId }).expect(200);
     expect(listed.body.totalCount).toBe(1);
-    const other = await api().post('/quotes').set('Idempotency-Key', key).send({ ...body, lockedCurrencyAmount: 3_001 }).expect(409);
-    expect(other.body.details).toEqual({ reason: 'IDEMPOTENCY_KEY_REUSED' });
+    const other = await api().post('/quotes').set('Idempotency-Key', key).send({ ...body, lockedCurrencyAmount: 3_001 }).expect(400);
+    expect(other.body.details).toEqual({
+      reason: 'IDEMPOTENCY_KEY_REUSED',
+      errors: [{ field: 'Idempotency-Key', constraint: {}, message: 'This Idempotency-Key was used for a different request' }],
+    });
   });
 
-  it('GET /quotes/{id}: malformed 400, unknown 404 QUOTE_NOT_FOUND; another platform gets 404 for every quote route', async () => {
-    expect((await api().get('/quotes/not-a-quote').expect(400)).body.details.errors).toEqual([{ field: 'quoteId', constraint: 'FORMAT', message: 'quoteId must be a Quote:<uuid> id' }]);
+  it('GET /quotes/{id}: malformed or unknown 404 QUOTE_NOT_FOUND (no 400 declared); another platform gets 404 for every quote route', async () => {
+    expect((await api().get('/quotes/not-a-quote').expect(404)).body).toEqual({ status: 404, code: 'QUOTE_NOT_FOUND', message: 'Quote not found' });
     expect((await api().get('/quotes/Quote:0195f0a0-0000-7000-8000-000000000000').expect(404)).body).toEqual({ status: 404, code: 'QUOTE_NOT_FOUND', message: 'Quote not found' });
     const quote = (await api().post('/quotes').send(accountQuoteBody(owner.usd.id, external.id, 2_000)).expect(201)).body;
     const stranger = await testApp.createPlatform();
@@ -401,7 +418,7 @@ describe('quotes: creation and reads', () => {
     expect((await stranger.api.post('/sandbox/send').send({ quoteId: quote.id, currencyCode: 'USD' }).expect(404)).body.code).toBe('QUOTE_NOT_FOUND');
     expect((await stranger.api.get(`/transactions/${quote.transactionId}`).expect(404)).body.code).toBe('TRANSACTION_NOT_FOUND');
     expect((await stranger.api.get('/quotes').expect(200)).body).toEqual({ data: [], hasMore: false, totalCount: 0 });
-    expect((await stranger.api.post('/quotes').send(accountQuoteBody(owner.usd.id, external.id, 2_000)).expect(404)).body.message).toBe('Source internal account not found');
+    expect((await stranger.api.post('/quotes').send(accountQuoteBody(owner.usd.id, external.id, 2_000)).expect(400)).body.details.errors[0].field).toBe('source.accountId');
     expect((await api().get(`/quotes/${quote.id}`).expect(200)).body.status).toBe('PENDING');
   });
 
@@ -427,7 +444,7 @@ describe('quotes: creation and reads', () => {
     const cardCursor = Buffer.from(JSON.stringify({ createdAt: '2026-01-01T00:00:00.000Z', id: 'Card:0195f000-0000-7000-8000-000000000000' })).toString('base64url');
     for (const cursor of [Buffer.from('{"x":1}').toString('base64url'), Buffer.from('{"createdAt":"soon","id":"Quote:0195f000-0000-7000-8000-000000000000"}').toString('base64url'), cardCursor, '!!!']) {
       expect((await api().get('/quotes').query({ cursor }).expect(400)).body.details.errors).toEqual([
-        { field: 'cursor', constraint: 'FORMAT', message: 'cursor is not a cursor this service issued' },
+        { field: 'cursor', constraint: {}, message: 'cursor is not a cursor this service issued' },
       ]);
     }
     const transactions = (await api().get('/transactions').query({ customerId: mine.customer.id, type: 'OUTGOING', status: 'PENDING' }).expect(200)).body;

@@ -1,5 +1,4 @@
-import request from 'supertest';
-import { TestApp, startTestApp } from '../../support/test-app';
+import { TestApp, anonymousClient, startTestApp } from '../../support/test-app';
 import { createUsdExternalAccount, fund } from '../../support/customer-fixtures';
 import { accountQuoteBody, balances, fundedCustomer, quoteToSuffix, quoteWithStatus } from '../../support/quote-fixtures';
 import { generateClientKeyPair, stampPayload } from '../../support/wallet-client';
@@ -33,20 +32,21 @@ describe('quotes: execute', () => {
     await quoteWithStatus(api(), quote.id, 'COMPLETED');
     expect(await balances(api(), owner.usd.id)).toEqual({ available: 40_000, total: 40_000 });
     const settled = (await api().get(`/transactions/${quote.transactionId}`).expect(200)).body;
-    expect(settled).toEqual(expect.objectContaining({ status: 'COMPLETED', settledAt: expect.any(String), failureReason: null, refund: null }));
+    expect(settled).toEqual(expect.objectContaining({ status: 'COMPLETED', settledAt: expect.any(String) }));
+    for (const absent of ['failureReason', 'refund']) expect(settled).not.toHaveProperty(absent);
   });
 
   it('400 for a malformed quote id; 404 QUOTE_NOT_FOUND for an unknown one; 401 without platform credentials', async () => {
     expect((await api().post('/quotes/Quote:123/execute').expect(400)).body).toEqual({
       status: 400, code: 'INVALID_INPUT', message: 'The request has invalid fields',
-      details: { errors: [{ field: 'quoteId', constraint: 'FORMAT', message: 'quoteId must be a Quote:<uuid> id' }] },
+      details: { errors: [{ field: 'quoteId', constraint: { format: 'Quote-id' }, message: 'quoteId must be a Quote:<uuid> id' }] },
     });
     expect((await api().post('/quotes/Quote:0195f0a0-0000-7000-8000-000000000000/execute').expect(404)).body).toEqual({
       status: 404, code: 'QUOTE_NOT_FOUND', message: 'Quote not found',
     });
     const owner = await fundedCustomer(api(), 1_000);
     const quote = await quoteToSuffix(api(), owner, '789', 1_000);
-    expect((await request(testApp.baseUrl).post(`/quotes/${quote.id}/execute`).expect(401)).body.code).toBe('UNAUTHORIZED');
+    expect((await anonymousClient(testApp.baseUrl).post(`/quotes/${quote.id}/execute`).expect(401)).body.code).toBe('UNAUTHORIZED');
     expect((await api().get(`/quotes/${quote.id}`).expect(200)).body.status).toBe('PENDING');
   });
 
@@ -64,12 +64,12 @@ describe('quotes: execute', () => {
       status: 400,
       code: 'INVALID_INPUT',
       message: 'A REALTIME_FUNDING quote cannot be executed: pay its paymentInstructions (in the sandbox, POST /sandbox/send)',
-      details: { errors: [{ field: 'quoteId', constraint: 'FORMAT', message: 'A REALTIME_FUNDING quote is funded by its payment instructions, not executed' }] },
+      details: { errors: [{ field: 'quoteId', constraint: {}, message: 'A REALTIME_FUNDING quote is funded by its payment instructions, not executed' }] },
     });
     expect((await api().get(`/quotes/${quote.id}`).expect(200)).body.status).toBe('PENDING');
   });
 
-  it('400 INSUFFICIENT_FUNDS leaves the quote PENDING with nothing held; after funding, execute succeeds', async () => {
+  it('400 INVALID_AMOUNT (reason INSUFFICIENT_FUNDS) leaves the quote PENDING with nothing held; after funding, execute succeeds', async () => {
     const owner = await fundedCustomer(api(), 10_000);
     const first = await quoteToSuffix(api(), owner, '789', 8_000);
     const second = await quoteToSuffix(api(), owner, '789', 8_000);
@@ -77,8 +77,8 @@ describe('quotes: execute', () => {
     await quoteWithStatus(api(), first.id, 'COMPLETED');
     const refused = await api().post(`/quotes/${second.id}/execute`).expect(400);
     expect(refused.body).toEqual({
-      status: 400, code: 'INSUFFICIENT_FUNDS', message: 'The account balance is too low for this amount',
-      details: { accountId: owner.usd.id, available: 2_000, requested: 8_000 },
+      status: 400, code: 'INVALID_AMOUNT', message: 'The account balance is too low for this quote',
+      details: { reason: 'INSUFFICIENT_FUNDS', accountId: owner.usd.id, available: 2_000, requested: 8_000 },
     });
     expect((await api().get(`/quotes/${second.id}`).expect(200)).body).toEqual(second);
     expect((await api().get(`/transactions/${second.transactionId}`).expect(200)).body.status).toBe('PENDING');
@@ -105,7 +105,7 @@ describe('quotes: execute', () => {
     expect(await balances(api(), owner.usd.id)).toEqual({ available: 29_000, total: 29_000 });
   });
 
-  it('Idempotency-Key: a repeated execute replays the first 200 (executed once); another quote under the key is 409', async () => {
+  it('Idempotency-Key: a repeated execute replays the first 200 (executed once); another quote under the key is 400', async () => {
     const owner = await fundedCustomer(api(), 10_000);
     const quote = await quoteToSuffix(api(), owner, '789', 4_000);
     const key = '7d1f2e3a-4b5c-4d6e-8f90-a1b2c3d4e5f6';
@@ -115,7 +115,10 @@ describe('quotes: execute', () => {
     expect(replay.text).toBe(first.text);
     expect((await balances(api(), owner.usd.id)).total - (await balances(api(), owner.usd.id)).available).toBeLessThanOrEqual(4_000);
     const other = await quoteToSuffix(api(), owner, '789', 1_000);
-    expect((await api().post(`/quotes/${other.id}/execute`).set('Idempotency-Key', key).expect(409)).body.details).toEqual({ reason: 'IDEMPOTENCY_KEY_REUSED' });
+    expect((await api().post(`/quotes/${other.id}/execute`).set('Idempotency-Key', key).expect(400)).body.details).toEqual({
+      reason: 'IDEMPOTENCY_KEY_REUSED',
+      errors: [{ field: 'Idempotency-Key', constraint: {}, message: 'This Idempotency-Key was used for a different request' }],
+    });
     // A refusal is replayed too: the same key answers the same 409 even after the state changes.
     const refusedKey = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
     const refused = await api().post(`/quotes/${quote.id}/execute`).set('Idempotency-Key', refusedKey).expect(409);
@@ -132,10 +135,10 @@ describe('quotes: execute', () => {
     const other = await quoteToSuffix(api(), owner, '789', 1_000);
     expect((await api().post(`/quotes/${other.id}/execute`).send({ scaFactor: 'TOTP' }).expect(400)).body).toEqual({
       status: 400, code: 'INVALID_INPUT', message: 'The request has invalid fields',
-      details: { errors: [{ field: 'scaFactor', constraint: 'ENUM', message: 'TOTP cannot authorize a transfer (it cannot carry dynamic linking); use SMS_OTP or PASSKEY' }] },
+      details: { errors: [{ field: 'scaFactor', constraint: { enum: ['SMS_OTP', 'PASSKEY'] }, message: 'TOTP cannot authorize a transfer (it cannot carry dynamic linking); use SMS_OTP or PASSKEY' }] },
     });
     expect((await api().post(`/quotes/${other.id}/execute`).send({ scaFactor: 'EMAIL_OTP' }).expect(400)).body.details.errors[0]).toEqual({
-      field: 'scaFactor', constraint: 'ENUM', message: 'scaFactor must be one of SMS_OTP, PASSKEY',
+      field: 'scaFactor', constraint: { enum: ['SMS_OTP', 'PASSKEY'] }, message: 'scaFactor must be one of SMS_OTP, PASSKEY',
     });
     expect((await api().post(`/quotes/${other.id}/execute`).send({ scaFactor: 3, note: 'x' }).expect(400)).body.details.errors.map((error: any) => error.field).sort()).toEqual(['note', 'scaFactor']);
     expect((await api().get(`/quotes/${other.id}`).expect(200)).body.status).toBe('PENDING');

@@ -1,5 +1,5 @@
 import { Decider } from '../../../infra/domain/decider';
-import { DomainError, ValidationError } from '../../../infra/domain/domain-error';
+import { DomainError, FieldError, ValidationError } from '../../../infra/domain/domain-error';
 import {
   AuthorizationCommand,
   AuthorizationRequest,
@@ -126,7 +126,7 @@ function expired(state: ExistingQuote, now: string): QuoteEvent[] {
 function executionRefusal(state: ExistingQuote, now: string): QuoteEvent[] | null {
   if (state.source.sourceType === 'REALTIME_FUNDING') {
     throw new ValidationError(
-      [{ field: 'quoteId', constraint: 'FORMAT', message: 'A REALTIME_FUNDING quote is funded by its payment instructions, not executed' }],
+      [{ field: 'quoteId', constraint: {}, message: 'A REALTIME_FUNDING quote is funded by its payment instructions, not executed' }],
       'INVALID_INPUT',
       'A REALTIME_FUNDING quote cannot be executed: pay its paymentInstructions (in the sandbox, POST /sandbox/send)',
     );
@@ -208,15 +208,15 @@ export const quoteDecider: Decider<QuoteCommand, QuoteState, QuoteEvent> = {
       case 'RecordFunding': {
         if (state.source.sourceType !== 'REALTIME_FUNDING') {
           throw new ValidationError([
-            { field: 'quoteId', constraint: 'FORMAT', message: 'Only REALTIME_FUNDING quotes are funded by a sandbox send; execute this quote instead' },
+            { field: 'quoteId', constraint: {}, message: 'Only REALTIME_FUNDING quotes are funded by a sandbox send; execute this quote instead' },
           ]);
         }
-        const errors = [];
+        const errors: FieldError[] = [];
         if (command.currencyCode !== state.sendingCurrency) {
-          errors.push({ field: 'currencyCode', constraint: 'ENUM' as const, message: `The quote is funded in ${state.sendingCurrency}, not ${command.currencyCode}` });
+          errors.push({ field: 'currencyCode', constraint: { enum: [state.sendingCurrency] }, message: `The quote is funded in ${state.sendingCurrency}, not ${command.currencyCode}` });
         }
         if (command.amount !== null && command.amount !== state.totalSendingAmount) {
-          errors.push({ field: 'currencyAmount', constraint: 'FORMAT' as const, message: `The quote needs exactly ${state.totalSendingAmount} (minor units of ${state.sendingCurrency})` });
+          errors.push({ field: 'currencyAmount', constraint: {}, message: `The quote needs exactly ${state.totalSendingAmount} (minor units of ${state.sendingCurrency})` });
         }
         if (errors.length > 0) throw new ValidationError(errors);
         if (state.status === 'EXPIRED') throw quoteExpiredConflict(state);

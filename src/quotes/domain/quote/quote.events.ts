@@ -72,6 +72,18 @@ export type QuoteTerms = {
   paymentInstructions: PaymentInstructionsRecord[] | null;
   counterpartyInformation: Record<string, unknown> | null;
   description: string | null;
+  /*
+   * What travels with the payment (issue 20); absent on quotes created before. None of them is
+   * shown on the Quote or its transaction (the contract shows them nowhere): settlement's.
+   */
+  /** Free text for the recipient (ACH addenda, RTP/FedNow remittance information, wire OBI). */
+  remittanceInformation?: string | null;
+  /** The contract's PurposeOfPayment. */
+  purposeOfPayment?: string | null;
+  /** Sender facts the destination asked for, as the platform sent them. */
+  senderCustomerInfo?: Record<string, unknown> | null;
+  /** The per-quote platform fee that replaced the configured one (`platformFeesIncluded` is priced with it). */
+  platformFeeOverride?: { fixedFee: number; currency: string; variableFeeBps: number } | null;
   funding: QuoteFunding;
   createdAt: string;
   expiresAt: string;
