@@ -1,4 +1,5 @@
 import { FieldError } from '../infra/domain/domain-error';
+import { ID_PREFIXES, idConstraint } from '../infra/ids';
 import { AuditService } from './audit.service';
 
 export const DEFAULT_AUDIT_PAGE_SIZE = 50;
@@ -18,26 +19,26 @@ export interface AuditQuery {
 export function parseAuditQuery(query: Record<string, unknown>): { query: AuditQuery; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const resourceId = typeof query.resourceId === 'string' ? query.resourceId : '';
-  if (!resourceId) errors.push({ field: 'resourceId', constraint: 'REQUIRED', message: 'resourceId is required' });
+  if (!resourceId) errors.push({ field: 'resourceId', constraint: {}, message: 'resourceId is required' });
   else if (!AuditService.isResourceId(resourceId)) {
-    errors.push({ field: 'resourceId', constraint: 'FORMAT', message: 'resourceId must be a prefixed id such as Quote:<uuid>' });
+    errors.push({ field: 'resourceId', constraint: idConstraint(...ID_PREFIXES), message: 'resourceId must be a prefixed id such as Quote:<uuid>' });
   }
   let limit = DEFAULT_AUDIT_PAGE_SIZE;
   if (query.limit !== undefined) {
     const text = String(query.limit);
     if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > MAX_AUDIT_PAGE_SIZE) {
-      errors.push({ field: 'limit', constraint: 'MAX', message: `limit must be an integer from 1 to ${MAX_AUDIT_PAGE_SIZE}` });
+      errors.push({ field: 'limit', constraint: {}, message: `limit must be an integer from 1 to ${MAX_AUDIT_PAGE_SIZE}` });
     } else limit = Number(text);
   }
   let fromRevision = 0;
   if (query.cursor !== undefined) {
     const text = String(query.cursor);
-    if (!/^\d{1,12}$/.test(text)) errors.push({ field: 'cursor', constraint: 'FORMAT', message: 'cursor is not a cursor this service issued' });
+    if (!/^\d{1,12}$/.test(text)) errors.push({ field: 'cursor', constraint: {}, message: 'cursor is not a cursor this service issued' });
     else fromRevision = Number(text);
   }
   for (const name of Object.keys(query)) {
     if (!['resourceId', 'limit', 'cursor'].includes(name)) {
-      errors.push({ field: name, constraint: 'UNKNOWN_FIELD', message: `Unknown query parameter ${name}` });
+      errors.push({ field: name, constraint: {}, message: `Unknown query parameter ${name}` });
     }
   }
   return { query: { resourceId, limit, fromRevision }, errors };

@@ -16,7 +16,7 @@ export class AuditController {
     const { query: parsed, errors } = parseAuditQuery(query);
     assertNoQueryErrors(errors);
     const page = await this.audit.history(parsed.resourceId, request.platform.platformId, parsed.fromRevision, parsed.limit);
-    if (!page) throw new DomainError('NOT_FOUND', `No history for ${parsed.resourceId}`);
+    if (!page) throw new DomainError('REFERENCE_NOT_FOUND', `No history for ${parsed.resourceId}`);
     return page;
   }
 }

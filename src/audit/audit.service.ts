@@ -14,6 +14,45 @@ export interface AuditEntry {
   metadata: Record<string, unknown>;
 }
 
+/**
+ * `GET /audit/events?resourceId=...`: the resource's events, oldest first, with who did what and why.
+ * @example
+ * {
+ *   "resourceId": "Quote:019a4a17-d638-7a41-9c5e-3f0b2d8e6a17",
+ *   "data": [
+ *     {
+ *       "eventId": "019a4a18-2e07-7d5b-8c31-a6f0e4b29d7c",
+ *       "type": "QuoteExecutionRequested",
+ *       "streamName": "quote-019a4a17-d638-7a41-9c5e-3f0b2d8e6a17",
+ *       "revision": 1,
+ *       "position": "48213/48213",
+ *       "recordedAt": "2025-11-03T14:21:29.991Z",
+ *       "data": {
+ *         "quoteId": "Quote:019a4a17-d638-7a41-9c5e-3f0b2d8e6a17",
+ *         "transactionId": "Transaction:019a4a17-d638-7b02-a4c7-51e9f3b08d62",
+ *         "platformId": "Platform:0199f5c2-3a10-7b8e-9c4d-5e6f7a8b9c0d",
+ *         "attempt": 1,
+ *         "holdId": "019a4a18-2e07-7f01-9b44-0d2c7e61a3b8",
+ *         "sourceAccountId": "InternalAccount:019a2a17-5758-7f90-b3a2-0c6d8e1f4b57",
+ *         "amount": 100000,
+ *         "scaFactor": null,
+ *         "requestedAt": "2025-11-03T14:21:29.985Z"
+ *       },
+ *       "metadata": {
+ *         "correlationId": "req-6f1d2c9a",
+ *         "causationId": "req-6f1d2c9a",
+ *         "platformId": "Platform:0199f5c2-3a10-7b8e-9c4d-5e6f7a8b9c0d",
+ *         "actor": "platform:client_3f8e2a",
+ *         "idempotencyKey": "5b0e7c1a-9d42-4e8f-a3b6-2c1d0f9e8a77",
+ *         "requestId": "req-6f1d2c9a"
+ *       }
+ *     }
+ *   ],
+ *   "hasMore": true,
+ *   "nextCursor": "eyJyZXZpc2lvbiI6MX0",
+ *   "totalCount": 6
+ * }
+ */
 export interface AuditPage {
   resourceId: string;
   data: AuditEntry[];

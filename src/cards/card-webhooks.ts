@@ -3,7 +3,7 @@ import { EventStoreService } from '../infra/event-store/event-store.service';
 import { readStreamUpTo } from '../webhooks/read-stream-up-to';
 import { WebhookDraft, WebhookMapper } from '../webhooks/webhook-mappers';
 import { CARD_STATE_CHANGE_EVENT_TYPES } from './domain/card/card.events';
-import { cardViewFromEvents } from './queries/card.view';
+import { cardViewFromEvents, cardWire } from './queries/card.view';
 
 /**
  * What card events mean as webhooks (DECISIONS.md section 6): every lifecycle move (issued,
@@ -18,7 +18,7 @@ export const CARD_WEBHOOK_EVENT_TYPES: string[] = [...CARD_STATE_CHANGE_EVENT_TY
 export function cardWebhooks(event: RecordedEvent, streamUpToEvent: RecordedEvent[]): Array<{ type: string; data: unknown }> {
   if (!CARD_WEBHOOK_EVENT_TYPES.includes(event.type)) return [];
   const data = cardViewFromEvents(streamUpToEvent);
-  return data ? [{ type: 'CARD.STATE_CHANGE', data }] : [];
+  return data ? [{ type: 'CARD.STATE_CHANGE', data: cardWire(data) }] : [];
 }
 
 /**

@@ -2,12 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InternalAccountsQuery } from '../accounts/queries/internal-accounts.query';
 import { CustomersQuery } from '../customers/queries/customers.query';
 import { APP_CONFIG, AppConfig } from '../infra/config';
-import { DomainError, FieldError, ValidationError } from '../infra/domain/domain-error';
+import { FieldError } from '../infra/domain/domain-error';
 import { ConcurrencyError } from '../infra/event-store/event-store.port';
 import { EventStoreService } from '../infra/event-store/event-store.service';
 import { newId, streamNameFor, uuidv5 } from '../infra/ids';
 import { cardIssuanceScenario, sandboxCardDetails } from '../sandbox/card-scenarios';
-import { cardCardholderNotApproved, cardNotFound, fundingSourcesNotFound } from './cards.errors';
+import { cardCardholderNotApproved, cardNotFound, cardholderRefused, fundingSourcesRefused, platformCardIdTaken } from './cards.errors';
 import { cardClaimDecider } from './domain/card-claim/card-claim.decider';
 import { CardChanges, CardCommand, ExistingCard, IssuerDecision, assertMutable, cardDecider } from './domain/card/card.decider';
 import { CardForm } from './domain/card/card.events';
@@ -20,6 +20,12 @@ export interface IssueCardInput {
   /** Null: the service generates one (`card-<12 hex>`). */
   platformCardId: string | null;
   maxSpendPerTransaction: number | null;
+  /**
+   * The static 3-D Secure password the platform chose, or null for one generated on the
+   * cardholder's behalf. Forwarded to the issuer and discarded: it never enters an event, so no
+   * read of the card can return it (the sandbox issuer has nothing to forward it to).
+   */
+  threeDSecurePassword: string | null;
 }
 
 /**
@@ -113,42 +119,43 @@ export class CardsService {
 
   /**
    * Cards go to individuals whose KYC is APPROVED. A business has no KYC status of its own, so it
-   * is refused the same way; an unknown (or another platform's) customer is 404, a deleted one
-   * 410, as everywhere else a customer id is referenced.
+   * is refused the same way. `POST /cards` declares no 404 nor 410: an unknown (or another
+   * platform's) cardholder and a deleted one are a bad `cardholderId`, 400 INVALID_INPUT.
    */
   private async assertCardholderApproved(platformId: string, cardholderId: string): Promise<void> {
     const customer = await this.customers.findById(platformId, cardholderId);
-    if (!customer) throw new DomainError('USER_NOT_FOUND', 'Cardholder not found');
-    if (customer.isDeleted) throw new DomainError('CUSTOMER_DELETED', 'The cardholder was deleted');
+    if (!customer) throw cardholderRefused('No customer with this id exists', 'CARDHOLDER_NOT_FOUND');
+    if (customer.isDeleted) throw cardholderRefused('The cardholder was deleted', 'CARDHOLDER_DELETED');
     if (customer.customerType !== 'INDIVIDUAL') throw cardCardholderNotApproved({ customerType: customer.customerType, kycStatus: null });
     if (customer.kycStatus !== 'APPROVED') throw cardCardholderNotApproved({ customerType: 'INDIVIDUAL', kycStatus: customer.kycStatus });
   }
 
   /**
    * Funding sources must be the cardholder's own internal accounts in a card-eligible currency.
-   * Ids this platform does not know (including other platforms' accounts) answer 404 NOT_FOUND,
-   * like every referenced internal account; known accounts that do not fit are field errors.
+   * Every misfit is a field error (400 INVALID_INPUT): ids this platform does not know (including
+   * other platforms' accounts) too, as `POST /cards` declares no 404 and on PATCH a 404 would
+   * read as "no such card".
    */
   private async assertFundingSources(platformId: string, cardholderId: string, accountIds: string[]): Promise<void> {
     const accounts = await Promise.all(accountIds.map((accountId) => this.internalAccounts.findDetails(platformId, accountId)));
-    const unknown = accountIds.filter((_accountId, index) => accounts[index] === null);
-    if (unknown.length > 0) throw fundingSourcesNotFound(unknown);
     const errors: FieldError[] = [];
     accounts.forEach((account, index) => {
       const field = `fundingSources.${index}`;
-      if (account!.customerId === null) {
-        errors.push({ field, constraint: 'FORMAT', message: `${account!.accountId} is a platform account, not an account of the cardholder` });
+      if (account === null) {
+        errors.push({ field, constraint: {}, message: `${accountIds[index]} is not an internal account of this platform` });
+      } else if (account!.customerId === null) {
+        errors.push({ field, constraint: {}, message: `${account!.accountId} is a platform account, not an account of the cardholder` });
       } else if (account!.customerId !== cardholderId) {
-        errors.push({ field, constraint: 'FORMAT', message: `${account!.accountId} belongs to another customer` });
+        errors.push({ field, constraint: {}, message: `${account!.accountId} belongs to another customer` });
       } else if (!CARD_ELIGIBLE_FUNDING_CURRENCIES.includes(account!.currency)) {
         errors.push({
           field,
-          constraint: 'ENUM',
+          constraint: {},
           message: `${account!.accountId} holds ${account!.currency}; cards are funded from ${CARD_ELIGIBLE_FUNDING_CURRENCIES.join(', ')} accounts`,
         });
       }
     });
-    if (errors.length > 0) throw new ValidationError(errors);
+    if (errors.length > 0) throw fundingSourcesRefused(errors);
   }
 
   private async claimPlatformCardId(platformId: string, platformCardId: string, cardId: string, now: string): Promise<void> {
@@ -168,7 +175,8 @@ export class CardsService {
         throw error;
       }
     }
-    throw new DomainError('CONFLICT', 'A card with this platformCardId is being created concurrently', { platformCardId });
+    // Five lost races in a row: another request keeps claiming this identifier, so it is taken.
+    throw platformCardIdTaken(platformCardId, null);
   }
 
   /** A claim blocks while its card exists, or while that card's creation may still be in flight. */

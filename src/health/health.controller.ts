@@ -1,4 +1,5 @@
 import { Controller, Get, Inject } from '@nestjs/common';
+import { ApiResponse } from '@nestjs/swagger';
 import { Pool } from 'pg';
 import { ALL_PROJECTIONS } from '../../projections';
 import { EVENT_STORE, EventStore } from '../infra/event-store/event-store.port';
@@ -14,6 +15,44 @@ export const MAX_READY_LAG_SECONDS = 30;
 const CHECK_TIMEOUT_MS = 2000;
 
 type CheckStatus = 'ok' | 'degraded' | 'down';
+
+/**
+ * `GET /health/live`.
+ * @example { "status": "ok" }
+ */
+export interface Liveness {
+  status: string;
+}
+
+/**
+ * `GET /health`: readiness, each dependency's check, each projection's and reactor's position.
+ * @example
+ * {
+ *   "status": "ok",
+ *   "checks": {
+ *     "postgres": { "status": "ok", "latencyMs": 2 },
+ *     "redis": { "status": "ok", "latencyMs": 1 },
+ *     "projections": {
+ *       "status": "ok",
+ *       "head": "48213/48213",
+ *       "consumers": {
+ *         "quotes": { "kind": "projection", "state": "ok", "version": 3, "codeVersion": 3, "position": "48213/48213", "lagEvents": 0, "lagCapped": false, "lagSeconds": 0, "eventsApplied": 9120, "updatedAt": "2025-11-03T14:22:30.120Z", "lastError": null, "lastErrorAt": null },
+ *         "webhook-dispatch": { "kind": "reactor", "state": "ok", "version": 1, "codeVersion": 1, "position": "48210/48210", "lagEvents": 3, "lagCapped": false, "lagSeconds": 0.4, "eventsApplied": 20417, "updatedAt": "2025-11-03T14:22:29.870Z", "lastError": null, "lastErrorAt": null }
+ *       }
+ *     },
+ *     "queues": { "webhook-delivery": { "waiting": 0, "active": 1, "delayed": 2, "failed": 0 } }
+ *   }
+ * }
+ */
+export interface HealthReport {
+  status: 'ok' | 'degraded' | 'unavailable';
+  checks: {
+    postgres: { status: CheckStatus; latencyMs?: number; error?: string };
+    redis: { status: CheckStatus; latencyMs?: number; error?: string };
+    projections: { status: CheckStatus; head?: string; reasons?: string[]; consumers?: Record<string, unknown>; error?: string };
+    queues: Record<string, unknown>;
+  };
+}
 
 /**
  * `GET /health/live`: the process answers. `GET /health`: readiness with details.
@@ -35,12 +74,14 @@ export class HealthController {
   ) {}
 
   @Get('live')
-  live(): { status: string } {
+  live(): Liveness {
     return { status: 'ok' };
   }
 
   @Get()
-  async ready(): Promise<HttpResult> {
+  // Not ready answers the same report, with 503 (load balancers read the status).
+  @ApiResponse({ status: 503, description: 'Not ready', content: { 'application/json': { schema: { $ref: '#/components/schemas/HealthReport' } } } })
+  async ready(): Promise<HttpResult<HealthReport>> {
     const [postgres, redis, projections, queues] = await Promise.all([
       this.timed(() => this.pool.query('SELECT 1')),
       this.timed(() => this.queues.redis().ping()),
@@ -48,7 +89,7 @@ export class HealthController {
       withTimeout(this.queues.counts(), CHECK_TIMEOUT_MS).catch((error) => ({ status: 'unknown', error: String(error) })),
     ]);
     const statuses: CheckStatus[] = [postgres.status, redis.status, projections.status];
-    const overall = statuses.includes('down') ? 'unavailable' : statuses.includes('degraded') ? 'degraded' : 'ok';
+    const overall: HealthReport['status'] = statuses.includes('down') ? 'unavailable' : statuses.includes('degraded') ? 'degraded' : 'ok';
     return withStatus(overall === 'unavailable' ? 503 : 200, {
       status: overall,
       checks: { postgres, redis, projections, queues },

@@ -17,11 +17,14 @@ export class ScaCustomers {
     return customer !== null && !customer.isDeleted && isScaRegion(customer.region);
   }
 
-  /** The customer, or 404 USER_NOT_FOUND, 410 CUSTOMER_DELETED, or 409 for a customer outside SCA regions. */
+  /**
+   * The customer, or 404 USER_NOT_FOUND (a deleted one too, with `details.reason = "CUSTOMER_DELETED"`:
+   * the SCA operations declare no 410), or 409 for a customer outside SCA regions.
+   */
   async require(platformId: string, customerId: string): Promise<CustomerView> {
     const customer = await this.customers.findById(platformId, customerId);
     if (!customer) throw new DomainError('USER_NOT_FOUND', 'Customer not found');
-    if (customer.isDeleted) throw new DomainError('CUSTOMER_DELETED', 'The customer was deleted');
+    if (customer.isDeleted) throw new DomainError('USER_NOT_FOUND', 'The customer was deleted', { reason: 'CUSTOMER_DELETED' });
     if (!isScaRegion(customer.region)) throw scaNotRequired();
     return customer;
   }

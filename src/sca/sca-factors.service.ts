@@ -5,15 +5,42 @@ import { DomainError } from '../infra/domain/domain-error';
 import { newId } from '../infra/ids';
 import { PlatformConfigQuery } from '../platforms/queries/platform-config.query';
 import { ChallengeFactor } from './domain/sca-factor';
-import { assertNotLocked, availableFactors, hasLiveSession } from './domain/profile/profile.decider';
+import { activePasskey, assertNotLocked, availableFactors, hasLiveSession } from './domain/profile/profile.decider';
 import { ScaFactorView, activeFactorView, pendingFactorView } from './queries/sca-factor.view';
 import { ScaFactorsQuery } from './queries/sca-factors.query';
 import { scaFactorNotFound, scaSessionRequired } from './sca.errors';
 import { ScaCustomers } from './sca-customers';
 import { ScaProfiles } from './sca-profiles';
 
-/** `POST /sca/factors` answer: the pending factor and the registration ceremony to run. */
+/** A factor as the contract's ScaFactorView lists it: SMS_OTP is implicit, a passkey is named by its WebAuthn id. */
+export interface EnrolledFactor {
+  factor: ChallengeFactor;
+  credentialId?: string;
+  name?: string;
+}
+
+/** `POST /sca/factors/confirm` answer: the now ACTIVE factor plus the contract's PasskeyConfirmResult `factor`. */
+export interface ConfirmedFactor extends ScaFactorView {
+  factor: EnrolledFactor;
+}
+
+export interface ScaFactorList {
+  /** The contract's list: SMS_OTP (always available) and the confirmed passkey. */
+  factors: EnrolledFactor[];
+  /** Passkey factors with their enrollment state (pending ones too). */
+  data: ScaFactorView[];
+  availableFactors: ChallengeFactor[];
+}
+
+/**
+ * `POST /sca/factors` answer: the contract's PasskeyEnrollmentStart (`type`, `options` for
+ * navigator.credentials.create(), `allowedOrigins`, `relyingPartyId`) plus the pending factor and
+ * the same ceremony as an ScaChallenge.
+ */
 export interface PasskeyEnrollment extends ScaFactorView {
+  options: Record<string, unknown>;
+  allowedOrigins: string[];
+  relyingPartyId: string;
   scaChallenge: {
     id: string;
     expiresAt: string;
@@ -41,10 +68,13 @@ export class ScaFactorsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async list(platformId: string, customerId: string): Promise<{ data: ScaFactorView[]; availableFactors: ChallengeFactor[] }> {
+  async list(platformId: string, customerId: string): Promise<ScaFactorList> {
     await this.customers.require(platformId, customerId);
     const profile = await this.profiles.load(customerId);
-    return { data: await this.query.listForCustomer(platformId, customerId), availableFactors: availableFactors(profile) };
+    const factors: EnrolledFactor[] = [{ factor: 'SMS_OTP' }];
+    const passkey = activePasskey(profile);
+    if (passkey) factors.push(enrolledPasskey(passkey.credentialId, passkey.nickname));
+    return { factors, data: await this.query.listForCustomer(platformId, customerId), availableFactors: availableFactors(profile) };
   }
 
   async startEnrollment(platformId: string, customerId: string, nickname: string | null): Promise<PasskeyEnrollment> {
@@ -74,36 +104,48 @@ export class ScaFactorsService {
     });
     const userName = customer.email ?? customer.platformCustomerId;
     const displayName = customer.customerType === 'INDIVIDUAL' ? customer.fullName ?? userName : customer.businessInfo.legalName ?? userName;
+    const creationOptions = {
+      rp: { id: rpId, name: platform.name },
+      user: { id: Buffer.from(customerId, 'utf8').toString('base64url'), name: userName, displayName },
+      challenge: registrationChallenge,
+      pubKeyCredParams: [{ type: 'public-key', alg: -7 }],
+      timeout: this.config.sca.challengeTtlMs,
+      attestation: 'none',
+      authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred' },
+      excludeCredentials: [],
+    };
     return {
       ...pendingFactorView({ factorId, customerId, nickname, startedAt: now.toISOString() }),
+      options: creationOptions,
+      allowedOrigins,
+      relyingPartyId: rpId,
       scaChallenge: {
         id: challengeId,
         expiresAt,
         factor: 'PASSKEY',
         availableFactors: availableFactors(state),
         passkeyAllowedOrigins: allowedOrigins,
-        passkeyCreationOptions: {
-          rp: { id: rpId, name: platform.name },
-          user: { id: Buffer.from(customerId, 'utf8').toString('base64url'), name: userName, displayName },
-          challenge: registrationChallenge,
-          pubKeyCredParams: [{ type: 'public-key', alg: -7 }],
-          timeout: this.config.sca.challengeTtlMs,
-          attestation: 'none',
-          authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred' },
-          excludeCredentials: [],
-        },
+        passkeyCreationOptions: creationOptions,
       },
     };
   }
 
-  async confirmEnrollment(platformId: string, input: { factorId: string; attestation: unknown; origin: string }): Promise<ScaFactorView> {
-    const factor = await this.query.findById(platformId, input.factorId);
-    if (!factor) throw scaFactorNotFound();
+  /**
+   * The enrollment is named by `factorId`, or (as the contract threads it) by the customer: a
+   * customer has at most one passkey enrollment pending.
+   */
+  async confirmEnrollment(
+    platformId: string,
+    input: { factorId: string | null; customerId: string | null; attestation: unknown; origin: string },
+  ): Promise<ConfirmedFactor> {
+    const factorId = input.factorId ?? (await this.pendingFactorIdOf(platformId, input.customerId!));
+    const factor = await this.query.findById(platformId, factorId);
+    if (!factor || (input.customerId !== null && factor.customerId !== input.customerId)) throw scaFactorNotFound();
     await this.customers.require(platformId, factor.customerId);
     const now = new Date().toISOString();
     const profile = await this.profiles.load(factor.customerId);
     const pending = profile.passkey;
-    if (!pending || pending.factorId !== input.factorId) throw scaFactorNotFound();
+    if (!pending || pending.factorId !== factorId) throw scaFactorNotFound();
     if (pending.status === 'ACTIVE') throw new DomainError('CONFLICT', 'The passkey enrollment was already confirmed', { reason: 'FACTOR_ALREADY_CONFIRMED' });
     if (Date.parse(now) >= Date.parse(pending.expiresAt)) {
       throw new DomainError('CONFLICT', 'The passkey enrollment expired; start a new one', { reason: 'ENROLLMENT_EXPIRED', expiresAt: pending.expiresAt });
@@ -123,16 +165,38 @@ export class ScaFactorsService {
       type: 'ConfirmPasskeyEnrollment',
       platformId,
       customerId: factor.customerId,
-      factorId: input.factorId,
+      factorId,
       credential: { credentialId: credential.credentialId, publicKey: credential.publicKey, counter: credential.counter, transports: credential.transports },
       now,
     });
-    return activeFactorView(factor, { credentialId: credential.credentialId, enrolledAt: now });
+    return {
+      ...activeFactorView(factor, { credentialId: credential.credentialId, enrolledAt: now }),
+      factor: enrolledPasskey(credential.credentialId, factor.nickname),
+    };
   }
 
-  async remove(platformId: string, factorId: string): Promise<void> {
+  private async pendingFactorIdOf(platformId: string, customerId: string): Promise<string> {
+    await this.customers.require(platformId, customerId);
+    const passkey = (await this.profiles.load(customerId)).passkey;
+    if (!passkey) throw scaFactorNotFound();
+    return passkey.factorId;
+  }
+
+  /**
+   * `DELETE /sca/factors/{id}`: `id` is the factor's `ScaFactor:` id or, as the contract names it,
+   * the passkey's WebAuthn credential id (then `customerId` says whose).
+   */
+  async remove(platformId: string, id: string, customerId: string | null): Promise<void> {
+    let factorId = id;
+    if (!id.startsWith('ScaFactor:')) {
+      if (customerId === null) throw scaFactorNotFound();
+      await this.customers.require(platformId, customerId);
+      const passkey = activePasskey(await this.profiles.load(customerId));
+      if (!passkey || passkey.credentialId !== id) throw scaFactorNotFound();
+      factorId = passkey.factorId;
+    }
     const factor = await this.query.findById(platformId, factorId);
-    if (!factor) throw scaFactorNotFound();
+    if (!factor || (customerId !== null && factor.customerId !== customerId)) throw scaFactorNotFound();
     await this.customers.require(platformId, factor.customerId);
     await this.profiles.requireLiveSession(factor.customerId);
     await this.profiles.handle(factor.customerId, {
@@ -147,7 +211,11 @@ export class ScaFactorsService {
 
 function attestationRejected(field: string, reason: string, message: string): DomainError {
   return new DomainError('INVALID_INPUT', `The passkey attestation was not accepted: ${message}`, {
-    errors: [{ field, constraint: 'FORMAT', message }],
+    errors: [{ field, constraint: {}, message }],
     reason,
   });
+}
+
+function enrolledPasskey(credentialId: string, nickname: string | null): EnrolledFactor {
+  return nickname === null ? { factor: 'PASSKEY', credentialId } : { factor: 'PASSKEY', credentialId, name: nickname };
 }

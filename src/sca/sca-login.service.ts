@@ -11,13 +11,29 @@ import { ProofFields, ScaProofs } from './sca-proofs';
 import { ScaProfiles } from './sca-profiles';
 import { ValidationError } from '../infra/domain/domain-error';
 
+/**
+ * `POST /sca/login/start`: the contract's ScaLoginStart (`factor`, `challengeId`, `expiresAt`,
+ * and for PASSKEY `passkeyOptions`, `allowedOrigins`, `relyingPartyId`), plus the challenge as
+ * our ScaChallenge (`scaChallenge`) and the customer, which earlier clients read.
+ */
 export interface LoginStart {
+  factor: ChallengeFactor;
+  challengeId: string;
+  expiresAt: string;
+  passkeyOptions?: ScaChallengeView['passkeyAssertionOptions'];
+  allowedOrigins?: string[];
+  relyingPartyId?: string;
   customerId: string;
   scaChallenge: ScaChallengeView;
 }
 
-/** The SCA session a login gives; execute and authorize need a live one. */
+/**
+ * The SCA session a login gives; execute and authorize need a live one. The contract's
+ * ScaLoginComplete (`status`, `sessionExpiresAt`) plus the session's own fields.
+ */
 export interface ScaSessionView {
+  status: 'SUCCESS';
+  sessionExpiresAt: string;
   id: string;
   customerId: string;
   factor: ChallengeFactor;
@@ -70,24 +86,28 @@ export class ScaLoginService {
       passkey: passkeyData,
       now: now.toISOString(),
     });
-    return {
-      customerId,
-      scaChallenge: scaChallengeView({
-        challengeId,
-        factor,
-        availableFactors: availableFactors(profile),
-        purpose: null,
-        issuedAt: now.toISOString(),
-        expiresAt,
-        passkey: passkeyData,
-        allowedOrigins: passkey?.allowedOrigins ?? null,
-      }),
-    };
+    const scaChallenge = scaChallengeView({
+      challengeId,
+      factor,
+      availableFactors: availableFactors(profile),
+      purpose: null,
+      issuedAt: now.toISOString(),
+      expiresAt,
+      passkey: passkeyData,
+      allowedOrigins: passkey?.allowedOrigins ?? null,
+    });
+    const started: LoginStart = { factor, challengeId, expiresAt, customerId, scaChallenge };
+    if (factor === 'PASSKEY') {
+      started.passkeyOptions = scaChallenge.passkeyAssertionOptions;
+      started.allowedOrigins = passkey!.allowedOrigins;
+      started.relyingPartyId = passkey!.rpId;
+    }
+    return started;
   }
 
   async complete(
     platformId: string,
-    input: { customerId: string; factor: ScaFactor; proof: ProofFields; endUserIpAddress: string | null },
+    input: { customerId: string; factor: ScaFactor; challengeId?: string | null; proof: ProofFields; endUserIpAddress: string | null },
   ): Promise<ScaSessionView> {
     const { customerId } = input;
     await this.customers.require(platformId, customerId);
@@ -98,8 +118,11 @@ export class ScaLoginService {
     const challenge = profile.loginChallenge;
     if (!challenge) throw noPendingChallenge('SCA login');
     if (Date.parse(nowIso) >= Date.parse(challenge.expiresAt)) throw challengeExpired(challenge.expiresAt);
+    if (input.challengeId && input.challengeId !== challenge.challengeId) {
+      throw new ValidationError([{ field: 'challengeId', constraint: {}, message: 'challengeId is not the pending login challenge: start a login again or send the latest one' }]);
+    }
     if (input.factor !== challenge.factor) {
-      throw new ValidationError([{ field: 'factor', constraint: 'ENUM', message: `The pending login challenge was issued for ${challenge.factor}` }]);
+      throw new ValidationError([{ field: 'factor', constraint: { enum: [challenge.factor] }, message: `The pending login challenge was issued for ${challenge.factor}` }]);
     }
     const proof = this.proofs.proofFor(challenge.factor, input.proof);
     const verdict = await this.proofs.verify(proof, { passkey: activePasskey(profile), challengeHex: challenge.passkey?.challengeHex ?? null });
@@ -120,6 +143,6 @@ export class ScaLoginService {
       endUserIpAddress: input.endUserIpAddress,
       now: nowIso,
     });
-    return { id: sessionId, customerId, factor: challenge.factor, createdAt: nowIso, expiresAt };
+    return { status: 'SUCCESS', sessionExpiresAt: expiresAt, id: sessionId, customerId, factor: challenge.factor, createdAt: nowIso, expiresAt };
   }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../infra/config';
-import { DomainError, ValidationError } from '../infra/domain/domain-error';
+import { DomainError, FieldError, ValidationError } from '../infra/domain/domain-error';
 import { AssertionResult, verifyPasskeyAssertion } from '../infra/crypto/webauthn';
 import { ChallengeFactor } from './domain/sca-factor';
 import { ActivePasskey } from './domain/profile/profile.decider';
@@ -22,35 +22,41 @@ export type ProofVerdict = { ok: true; passkeyCounter: number | null } | { ok: f
 
 /**
  * Checks SCA proofs. SMS codes: the sandbox accepts only `123456`; no SMS provider is wired for
- * production mode, so issuing an SMS challenge there answers 501. Passkeys: real WebAuthn against
+ * production mode, so issuing an SMS challenge there answers 409 (see assertCanSendCode). Passkeys: real WebAuthn against
  * the enrolled credential, its rp id and the origins allowed at enrollment.
  */
 @Injectable()
 export class ScaProofs {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
-  /** Called before an SMS code would be sent. */
+  /**
+   * Called before an SMS code would be sent. No operation that issues a code declares 501, and all
+   * declare 409: like a factor not enrolled, SMS_OTP is a factor this customer cannot use here.
+   */
   assertCanSendCode(): void {
     if (this.config.mode !== 'sandbox') {
-      throw new DomainError('NOT_IMPLEMENTED', 'SMS delivery of SCA codes is not configured in production mode; use PASSKEY');
+      throw new DomainError('CONFLICT', 'SMS delivery of SCA codes is not configured in production mode; use PASSKEY', {
+        reason: 'FACTOR_NOT_AVAILABLE',
+        factor: 'SMS_OTP',
+      });
     }
   }
 
   /** The proof the fields carry for a challenge issued for `factor`; 400 (not a wrong proof) when they do not fit it. */
   proofFor(factor: ChallengeFactor, fields: ProofFields): ScaProof {
     if (factor === 'SMS_OTP') {
-      const errors = [];
-      if (fields.code === undefined) errors.push({ field: 'code', constraint: 'REQUIRED' as const, message: 'code is required for an SMS_OTP challenge' });
+      const errors: FieldError[] = [];
+      if (fields.code === undefined) errors.push({ field: 'code', constraint: {}, message: 'code is required for an SMS_OTP challenge' });
       for (const name of ['passkeyAssertion', 'origin'] as const) {
-        if (fields[name] !== undefined) errors.push({ field: name, constraint: 'FORMAT' as const, message: `${name} is only for PASSKEY challenges` });
+        if (fields[name] !== undefined) errors.push({ field: name, constraint: {}, message: `${name} is only for PASSKEY challenges` });
       }
       if (errors.length > 0) throw new ValidationError(errors);
       return { kind: 'CODE', code: fields.code! };
     }
-    const errors = [];
-    if (fields.passkeyAssertion === undefined) errors.push({ field: 'passkeyAssertion', constraint: 'REQUIRED' as const, message: 'passkeyAssertion is required for a PASSKEY challenge' });
-    if (fields.origin === undefined) errors.push({ field: 'origin', constraint: 'REQUIRED' as const, message: 'origin is required for a PASSKEY challenge' });
-    if (fields.code !== undefined) errors.push({ field: 'code', constraint: 'FORMAT' as const, message: 'code is only for SMS_OTP challenges' });
+    const errors: FieldError[] = [];
+    if (fields.passkeyAssertion === undefined) errors.push({ field: 'passkeyAssertion', constraint: {}, message: 'passkeyAssertion is required for a PASSKEY challenge' });
+    if (fields.origin === undefined) errors.push({ field: 'origin', constraint: {}, message: 'origin is required for a PASSKEY challenge' });
+    if (fields.code !== undefined) errors.push({ field: 'code', constraint: {}, message: 'code is only for SMS_OTP challenges' });
     if (errors.length > 0) throw new ValidationError(errors);
     return { kind: 'PASSKEY', assertion: fields.passkeyAssertion, origin: fields.origin! };
   }

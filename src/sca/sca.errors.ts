@@ -32,7 +32,17 @@ export function factorNotEnrolled(factor: string): DomainError {
 }
 
 export function scaFactorNotFound(): DomainError {
-  return new DomainError('NOT_FOUND', 'SCA factor not found');
+  return new DomainError('REFERENCE_NOT_FOUND', 'SCA factor not found');
+}
+
+/**
+ * The lock where the operation declares no 423 (`/sca/login/start`, `/sca/factors`): 409
+ * CONFLICT, the customer's state forbids it for now, with the lock's details and its code as
+ * `details.reason`. `/sca/login/complete` and `/quotes/{id}/authorize` keep the 423.
+ */
+export function lockedAsConflict(error: unknown): unknown {
+  if (!(error instanceof DomainError) || error.code !== 'ACCOUNT_LOCKED') return error;
+  return new DomainError('CONFLICT', error.message, { reason: 'ACCOUNT_LOCKED', ...error.details });
 }
 
 export function challengeExpired(expiresAt: string): DomainError {
@@ -56,7 +66,7 @@ export function challengeAlreadyAuthorized(challengeId: string): DomainError {
  * names the failed check (`WRONG_CODE`, or a WebAuthn check such as `ORIGIN_NOT_ALLOWED`).
  */
 export function proofRejected(field: string, message: string, reason: string, failedAttempts: number, maxFailedAttempts: number): DomainError {
-  const errors: FieldError[] = [{ field, constraint: 'FORMAT', message }];
+  const errors: FieldError[] = [{ field, constraint: {}, message }];
   return new DomainError('INVALID_INPUT', message, {
     errors,
     reason,

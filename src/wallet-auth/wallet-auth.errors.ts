@@ -1,4 +1,4 @@
-import { DomainError, ValidationError } from '../infra/domain/domain-error';
+import { DomainError, FieldConstraint, ValidationError } from '../infra/domain/domain-error';
 
 /**
  * The embedded-wallet context's refusals, all from the catalogue (SPEC.md "Errors"). Wallet-flow
@@ -18,16 +18,25 @@ export function walletSignatureError(
   return new DomainError(code, reason, { reason });
 }
 
+/** 404s use the contract's generic `REFERENCE_NOT_FOUND`: it has no credential, session or account code. */
 export function credentialNotFound(): DomainError {
-  return new DomainError('NOT_FOUND', 'Auth credential not found');
+  return new DomainError('REFERENCE_NOT_FOUND', 'Auth credential not found');
 }
 
 export function sessionNotFound(): DomainError {
-  return new DomainError('NOT_FOUND', 'Session not found');
+  return new DomainError('REFERENCE_NOT_FOUND', 'Session not found');
 }
 
 export function walletAccountNotFound(): DomainError {
-  return new DomainError('NOT_FOUND', 'Internal account not found');
+  return new DomainError('REFERENCE_NOT_FOUND', 'Internal account not found');
+}
+
+/**
+ * The list operations (`GET /auth/credentials`, `GET /auth/sessions`) declare no 404: an
+ * `accountId` naming no embedded wallet of the platform is a bad query parameter there.
+ */
+export function unknownWalletAccountParameter(): ValidationError {
+  return new ValidationError([{ field: 'accountId', constraint: {}, message: 'accountId names no embedded wallet internal account of this platform' }]);
 }
 
 /**
@@ -40,14 +49,39 @@ export function lastCredentialError(): DomainError {
   });
 }
 
-/** 409: credentials were added or removed after the challenge or the 202 was issued. */
+/**
+ * Credentials were added or removed after the challenge or the 202 was issued. The contract's
+ * code for it is a 409 that none of the wallet operations declares, so it is 400 INVALID_INPUT
+ * with that code as `details.reason`: the request as issued can no longer be carried out, and the
+ * remedy is to start it again (not to log in again, which a 401 would suggest).
+ */
 export function credentialSetChangedError(): DomainError {
-  return new DomainError(
-    'EMAIL_OTP_CREDENTIAL_SET_CHANGED',
-    "The wallet's credentials changed after this request was issued; start the request again",
-  );
+  return new DomainError('INVALID_INPUT', "The wallet's credentials changed after this request was issued; start the request again", {
+    reason: 'EMAIL_OTP_CREDENTIAL_SET_CHANGED',
+  });
 }
 
-export function fieldError(field: string, constraint: 'FORMAT' | 'ENUM' | 'REQUIRED' | 'TYPE', message: string): ValidationError {
+/**
+ * An email that is another wallet's EMAIL_OTP credential: the contract's 409
+ * `EMAIL_OTP_EMAIL_ALREADY_EXISTS` is not declared by `POST /auth/credentials`, so the declared 400
+ * `EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS` carries it as `details.reason`.
+ */
+export function emailUsedByAnotherWallet(): DomainError {
+  return new DomainError('EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS', 'This email address is already the EMAIL_OTP credential of another wallet', {
+    reason: 'EMAIL_OTP_EMAIL_ALREADY_EXISTS',
+  });
+}
+
+/**
+ * An EMAIL_OTP or SMS_OTP credential sent without its contact takes the customer's; a customer
+ * without one is 400 MISSING_MANDATORY_USER_INFO naming the field to send (or to set on the customer).
+ */
+export function missingContact(field: 'email' | 'phoneNumber'): DomainError {
+  const what = field === 'email' ? 'an email address' : 'a phone number';
+  const message = `The wallet's customer has no ${field === 'email' ? 'email' : 'phone number'}: send ${what} in ${field} or set it on the customer`;
+  return new DomainError('MISSING_MANDATORY_USER_INFO', message, { errors: [{ field, constraint: {}, message }] });
+}
+
+export function fieldError(field: string, constraint: FieldConstraint, message: string): ValidationError {
   return new ValidationError([{ field, constraint, message }]);
 }

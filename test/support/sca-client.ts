@@ -39,7 +39,7 @@ export async function scaLogin(api: PlatformClient, customerId: string): Promise
 
 /** Enrolls the authenticator's passkey (needs a live SCA session); answers the ACTIVE factor. */
 export async function enrollPasskey(api: PlatformClient, customerId: string, authenticator: SoftwareAuthenticator): Promise<any> {
-  const started = await expectStatus(await api.post('/sca/factors').send({ customerId }), 201, 'POST /sca/factors');
+  const started = await expectStatus(await api.post('/sca/factors').send({ customerId }), 200, 'POST /sca/factors');
   const attestation = authenticator.register({ challenge: started.scaChallenge.passkeyCreationOptions.challenge });
   return expectStatus(
     await api.post('/sca/factors/confirm').send({ factorId: started.id, passkeyAttestation: attestation, origin: SCA_ORIGIN }),

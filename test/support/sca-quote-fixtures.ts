@@ -17,7 +17,7 @@ export async function europeanSender(api: PlatformClient, amount = 1_000_000, op
   const eur = await api.post('/customers/external-accounts').send({
     customerId: owner.customer.id,
     currency: 'EUR',
-    accountInfo: { accountType: 'EUR_ACCOUNT', iban: germanIban('789'), beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Marie Curie' } },
+    accountInfo: { accountType: 'EUR_ACCOUNT', iban: germanIban('789'), beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Marie Curie', countryOfResidence: 'DE' } },
   });
   if (eur.status !== 201) throw new Error(`EUR payee: ${eur.status} ${JSON.stringify(eur.body)}`);
   if (options.login !== false) await scaLogin(api, owner.customer.id);

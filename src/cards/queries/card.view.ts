@@ -1,4 +1,5 @@
 import { RecordedEvent } from '../../infra/event-store/event-store.port';
+import { jsonNull } from '../../infra/http/wire-json';
 import { CardRecord, CardState, ExistingCard, cardDecider } from '../domain/card/card.decider';
 import { CardEvent, CardForm, CardLifecycleState, CardStateReason } from '../domain/card/card.events';
 
@@ -40,6 +41,37 @@ export function cardView(state: { status: CardLifecycleState } & CardRecord): Ca
     createdAt: state.createdAt,
     updatedAt: state.updatedAt,
   };
+}
+
+/**
+ * The card as the wire carries it (HTTP answers and `CARD.STATE_CHANGE`): the contract declares
+ * `maxSpendPerTransaction` required and nullable, so "no limit" is a written `null` (every other
+ * null field is left out by the wire writer). Views keep a plain null: the read model stores them.
+ * @example
+ * {
+ *   "id": "Card:019a4a19-1874-7c6d-8e2a-4b9f0a3d1c58",
+ *   "cardholderId": "Customer:019a2a17-5758-7d2e-8b1f-6c3e9a0d4f21",
+ *   "platformCardId": "card-48213-1",
+ *   "form": "VIRTUAL",
+ *   "state": "ACTIVE",
+ *   "currency": "USD",
+ *   "fundingSources": ["InternalAccount:019a2a17-5758-7f90-b3a2-0c6d8e1f4b57"],
+ *   "maxSpendPerTransaction": 50000,
+ *   "last4": "4242",
+ *   "expMonth": 11,
+ *   "expYear": 2028,
+ *   "createdAt": "2025-11-03T14:22:30.004Z",
+ *   "updatedAt": "2025-11-03T14:22:31.250Z"
+ * }
+ */
+export interface CardWire extends Omit<CardView, 'maxSpendPerTransaction'> {
+  /** @keepNull (scripts/openapi-generate.ts: the own document says required and nullable) */
+  maxSpendPerTransaction: number | null;
+}
+
+/** Typed as the view (`number | null`, what the wire shows); the null is `jsonNull`, which the wire keeps. */
+export function cardWire(view: CardView): CardWire {
+  return { ...view, maxSpendPerTransaction: view.maxSpendPerTransaction ?? (jsonNull as unknown as null) };
 }
 
 /** Folds a card stream (or a prefix of it): the same fold the read model and the decider use. */

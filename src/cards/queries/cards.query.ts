@@ -5,8 +5,13 @@ import { PG_POOL } from '../../infra/postgres/pool';
 import { CardLifecycleState } from '../domain/card/card.events';
 import { CardView } from './card.view';
 
+export const SORT_ORDERS = ['asc', 'desc'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+
 export interface CardFilters {
   cardholderId?: string;
+  /** Cards one of whose funding sources is this internal account. */
+  accountId?: string;
   state?: CardLifecycleState;
   platformCardId?: string;
 }
@@ -31,8 +36,11 @@ export class CardsQuery {
     return row ? (JSON.parse(row.view) as CardView) : null;
   }
 
-  /** Oldest first, keyset-paginated on (created_at, card_id); `totalCount` counts every match. */
-  async list(platformId: string, filters: CardFilters, page: PageRequest): Promise<Page<CardView>> {
+  /**
+   * Keyset-paginated on (created_at, card_id) in `sortOrder` (a cursor continues in the order of
+   * the request that carries it); `totalCount` counts every match.
+   */
+  async list(platformId: string, filters: CardFilters, page: PageRequest, sortOrder: SortOrder = 'asc'): Promise<Page<CardView>> {
     const conditions = ['platform_id = $1'];
     const params: unknown[] = [platformId];
     const add = (column: string, value: unknown) => {
@@ -42,14 +50,19 @@ export class CardsQuery {
     if (filters.cardholderId !== undefined) add('cardholder_id', filters.cardholderId);
     if (filters.state !== undefined) add('state', filters.state);
     if (filters.platformCardId !== undefined) add('platform_card_id', filters.platformCardId);
+    if (filters.accountId !== undefined) {
+      params.push(filters.accountId);
+      conditions.push(`(view::jsonb -> 'fundingSources') ? $${params.length}`);
+    }
     const total = await this.pool.query<{ count: string }>(`SELECT count(*) FROM cards WHERE ${conditions.join(' AND ')}`, params);
     if (page.cursor) {
       params.push(String(page.cursor.createdAt), String(page.cursor.id));
-      conditions.push(`(created_at, card_id) > ($${params.length - 1}::timestamptz, $${params.length})`);
+      conditions.push(`(created_at, card_id) ${sortOrder === 'asc' ? '>' : '<'} ($${params.length - 1}::timestamptz, $${params.length})`);
     }
     params.push(page.limit + 1);
+    const direction = sortOrder === 'asc' ? 'ASC' : 'DESC';
     const rows = await this.pool.query<Row>(
-      `SELECT view, created_at, card_id FROM cards WHERE ${conditions.join(' AND ')} ORDER BY created_at, card_id LIMIT $${params.length}`,
+      `SELECT view, created_at, card_id FROM cards WHERE ${conditions.join(' AND ')} ORDER BY created_at ${direction}, card_id ${direction} LIMIT $${params.length}`,
       params,
     );
     return toPage(

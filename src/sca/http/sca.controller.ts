@@ -1,14 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
-import { QueryReader } from '../../infra/http/query-params';
-import { checkBody, throwIfAny } from '../../infra/http/validation';
-import { requirePathId } from '../../shared/validation/path-ids';
-import { ChallengeFactor } from '../domain/sca-factor';
-import { ScaFactorView } from '../queries/sca-factor.view';
-import { PasskeyEnrollment, ScaFactorsService } from '../sca-factors.service';
+import { DomainError } from '../../infra/domain/domain-error';
+import { parseId } from '../../infra/ids';
+import { checkBody, hasErrorAt, throwIfAny } from '../../infra/http/validation';
+import { ConfirmedFactor, PasskeyEnrollment, ScaFactorList, ScaFactorsService } from '../sca-factors.service';
+import { lockedAsConflict, scaFactorNotFound } from '../sca.errors';
 import { LoginStart, ScaLoginService, ScaSessionView } from '../sca-login.service';
-import { ConfirmEnrollmentDto, LoginCompleteDto, LoginStartDto, StartEnrollmentDto, checkIdField } from './sca.dto';
+import { ConfirmEnrollmentDto, LoginCompleteDto, LoginStartDto, StartEnrollmentDto, checkIdField, customerIdOf } from './sca.dto';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
@@ -23,59 +22,97 @@ export class ScaController {
     private readonly login: ScaLoginService,
   ) {}
 
+  /**
+   * The list declares no 400: a missing or malformed `customerId` names no customer (404
+   * USER_NOT_FOUND), and other query parameters are not read.
+   */
   @Get('factors')
-  async listFactors(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>): Promise<{ data: ScaFactorView[]; availableFactors: ChallengeFactor[] }> {
-    const reader = new QueryReader(query, ['customerId']);
-    const customerId = reader.id('customerId', 'Customer');
-    if (query.customerId === undefined) reader.errors.push({ field: 'customerId', constraint: 'REQUIRED', message: 'customerId is required' });
-    reader.done();
-    return this.factors.list(request.platform.platformId, customerId!);
+  async listFactors(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>): Promise<ScaFactorList> {
+    return this.factors.list(request.platform.platformId, namedCustomer(query.customerId));
   }
 
+  /** 200 as the contract answers it: the factor is not enrolled until `/sca/factors/confirm`. */
   @Post('factors')
-  async startEnrollment(@Req() request: PlatformRequest, @Body() body: unknown): Promise<PasskeyEnrollment> {
+  @HttpCode(200)
+  async startEnrollment(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>, @Body() body: unknown): Promise<PasskeyEnrollment> {
     const { value, errors } = checkBody(StartEnrollmentDto, body);
-    checkIdField(errors, 'customerId', value.customerId, 'Customer');
+    const customerId = customerIdOf(errors, query.customerId, value.customerId);
     throwIfAny(errors);
-    return this.factors.startEnrollment(request.platform.platformId, value.customerId, value.nickname ?? null);
+    return rethrowLockAsConflict(this.factors.startEnrollment(request.platform.platformId, customerId!, value.nickname ?? null));
   }
 
   @Post('factors/confirm')
   @HttpCode(200)
-  async confirmEnrollment(@Req() request: PlatformRequest, @Body() body: unknown): Promise<ScaFactorView> {
+  async confirmEnrollment(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>, @Body() body: unknown): Promise<ConfirmedFactor> {
     const { value, errors } = checkBody(ConfirmEnrollmentDto, body);
-    checkIdField(errors, 'factorId', value.factorId, 'ScaFactor');
+    if (value.factorId !== undefined) checkIdField(errors, 'factorId', value.factorId, 'ScaFactor');
+    // Named by factorId (earlier clients) or by the customer (the contract).
+    const customerId = value.factorId !== undefined && query.customerId === undefined && value.customerId === undefined ? null : customerIdOf(errors, query.customerId, value.customerId);
+    if (value.credential !== undefined && value.passkeyAttestation !== undefined) {
+      errors.push({ field: 'passkeyAttestation', constraint: {}, message: 'Give the attestation once, as credential' });
+    } else if (value.credential === undefined && value.passkeyAttestation === undefined && !hasErrorAt(errors, 'credential')) {
+      errors.push({ field: 'credential', constraint: {}, message: 'credential is required: the attestation navigator.credentials.create() returned' });
+    }
     throwIfAny(errors);
-    return this.factors.confirmEnrollment(request.platform.platformId, { factorId: value.factorId, attestation: value.passkeyAttestation, origin: value.origin });
+    return this.factors.confirmEnrollment(request.platform.platformId, {
+      factorId: value.factorId ?? null,
+      customerId,
+      attestation: value.credential ?? value.passkeyAttestation,
+      origin: value.origin,
+    });
   }
 
+  /**
+   * `id`: the factor's `ScaFactor:` id, or the passkey's WebAuthn credential id with `customerId`.
+   * The delete declares no 400: a malformed factor id names no factor (404 REFERENCE_NOT_FOUND),
+   * a missing or malformed `customerId` no customer (404 USER_NOT_FOUND).
+   */
   @Delete('factors/:factorId')
   @HttpCode(204)
-  async removeFactor(@Req() request: PlatformRequest, @Param('factorId') factorId: string): Promise<void> {
-    requirePathId('ScaFactor', 'factorId', factorId);
-    await this.factors.remove(request.platform.platformId, factorId);
+  async removeFactor(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>, @Param('factorId') factorId: string): Promise<void> {
+    if (factorId.startsWith('ScaFactor:') && !parseId('ScaFactor', factorId)) throw scaFactorNotFound();
+    const customerId = query.customerId === undefined && factorId.startsWith('ScaFactor:') ? null : namedCustomer(query.customerId);
+    await this.factors.remove(request.platform.platformId, factorId, customerId);
   }
 
   @Post('login/start')
   @HttpCode(200)
-  async startLogin(@Req() request: PlatformRequest, @Body() body: unknown): Promise<LoginStart> {
+  async startLogin(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>, @Body() body: unknown): Promise<LoginStart> {
     const { value, errors } = checkBody(LoginStartDto, body);
-    checkIdField(errors, 'customerId', value.customerId, 'Customer');
+    const customerId = customerIdOf(errors, query.customerId, value.customerId);
     throwIfAny(errors);
-    return this.login.start(request.platform.platformId, value.customerId, value.factor);
+    return rethrowLockAsConflict(this.login.start(request.platform.platformId, customerId!, value.factor));
   }
 
   @Post('login/complete')
   @HttpCode(200)
-  async completeLogin(@Req() request: PlatformRequest, @Body() body: unknown): Promise<ScaSessionView> {
+  async completeLogin(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>, @Body() body: unknown): Promise<ScaSessionView> {
     const { value, errors } = checkBody(LoginCompleteDto, body);
-    checkIdField(errors, 'customerId', value.customerId, 'Customer');
+    const customerId = customerIdOf(errors, query.customerId, value.customerId);
     throwIfAny(errors);
     return this.login.complete(request.platform.platformId, {
-      customerId: value.customerId,
+      customerId: customerId!,
       factor: value.factor,
-      proof: { code: value.code, passkeyAssertion: value.passkeyAssertion, origin: value.origin },
+      challengeId: value.challengeId ?? null,
+      proof: { code: value.code ?? undefined, passkeyAssertion: value.passkeyAssertion ?? undefined, origin: value.origin ?? undefined },
       endUserIpAddress: value.endUserIpAddress,
     });
   }
+}
+
+/** `/sca/login/start` and `POST /sca/factors` declare no 423: a lock is a 409 there. */
+async function rethrowLockAsConflict<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    throw lockedAsConflict(error);
+  }
+}
+
+/** For operations that declare no 400: a missing or malformed `customerId` names no customer. */
+function namedCustomer(customerId: unknown): string {
+  if (typeof customerId !== 'string' || !parseId('Customer', customerId)) {
+    throw new DomainError('USER_NOT_FOUND', 'Customer not found', { reason: customerId === undefined ? 'CUSTOMER_ID_MISSING' : 'CUSTOMER_ID_MALFORMED' });
+  }
+  return customerId;
 }

@@ -30,6 +30,10 @@ export type ClientPublicKeyCheck =
     }
   | { ok: false; reason: string };
 
+/** The shape of a `clientPublicKey` (hex SEC1 P-256, compressed or uncompressed), the field error's hint. */
+export const CLIENT_PUBLIC_KEY_PATTERN = /^(0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128})$/;
+export const UNCOMPRESSED_CLIENT_PUBLIC_KEY_PATTERN = /^04[0-9a-fA-F]{128}$/;
+
 /** Validates a `clientPublicKey` body field (hex SEC1 P-256); a failure is a 400 field error. */
 export function checkClientPublicKey(clientPublicKey: unknown): ClientPublicKeyCheck {
   const key = parseP256PublicKeyHex(clientPublicKey);

@@ -48,7 +48,7 @@ export function parseVerifyBody(body: unknown, credentialType: CredentialType): 
   const discriminator = checkBody(CredentialTypeDto, pickType(body));
   const errors: FieldError[] = [...discriminator.errors];
   if (errors.length === 0 && discriminator.value.type !== credentialType) {
-    errors.push({ field: 'type', constraint: 'ENUM', message: `type must be ${credentialType}, the type of this credential` });
+    errors.push({ field: 'type', constraint: { enum: [credentialType] }, message: `type must be ${credentialType}, the type of this credential` });
   }
   throwIfAny(errors);
   const checked = checkBody(VERIFY_VARIANTS[credentialType], body);

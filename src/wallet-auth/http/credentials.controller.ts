@@ -8,6 +8,7 @@ import { CredentialRemoval } from '../services/credential-removal';
 import { WalletAccounts } from '../services/wallet-accounts';
 import { WalletLogins } from '../services/wallet-logins';
 import { PlatformRequest, requireAccountIdQuery, signedCallHeaders } from './wallet-request';
+import { ApiBody, ApiQuery } from '@nestjs/swagger';
 
 /** Embedded-wallet credentials and their login flows (SPEC.md "Embedded wallet authentication operations"). */
 @Controller('auth/credentials')
@@ -21,18 +22,21 @@ export class CredentialsController {
   ) {}
 
   @Get()
+  @ApiQuery({ name: 'accountId', required: true, schema: { type: 'string' } })
   async list(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>): Promise<{ data: CredentialView[] }> {
     const accountId = requireAccountIdQuery(query);
-    await this.accounts.requireWallet(request.platform.platformId, accountId);
+    await this.accounts.requireListedWallet(request.platform.platformId, accountId);
     return { data: await this.query.listCredentials(request.platform.platformId, accountId) };
   }
 
   @Post()
+  @ApiBody({ schema: { oneOf: [{ $ref: '#/components/schemas/CreateEmailOtpCredentialDto' }, { $ref: '#/components/schemas/CreateSmsOtpCredentialDto' }, { $ref: '#/components/schemas/CreatePasskeyCredentialDto' }, { $ref: '#/components/schemas/CreateOauthCredentialDto' }] } })
   async create(@Req() request: PlatformRequest, @Body() body: unknown): Promise<HttpResult<unknown>> {
     return this.registration.register(request.platform.platformId, body, signedCallHeaders(request));
   }
 
   @Post(':credentialId/challenge')
+  @ApiBody({ required: false, schema: { $ref: '#/components/schemas/ChallengeDto' } })
   @HttpCode(200)
   async challenge(@Req() request: PlatformRequest, @Param('credentialId') credentialId: string, @Body() body: unknown): Promise<HttpResult<unknown>> {
     requirePathId('AuthMethod', 'credentialId', credentialId);
@@ -40,6 +44,7 @@ export class CredentialsController {
   }
 
   @Post(':credentialId/verify')
+  @ApiBody({ schema: { oneOf: [{ $ref: '#/components/schemas/OtpVerifyDto' }, { $ref: '#/components/schemas/PasskeyVerifyDto' }, { $ref: '#/components/schemas/OauthVerifyDto' }] } })
   async verify(@Req() request: PlatformRequest, @Param('credentialId') credentialId: string, @Body() body: unknown): Promise<HttpResult<unknown>> {
     requirePathId('AuthMethod', 'credentialId', credentialId);
     return this.logins.verify(request.platform.platformId, credentialId, body, signedCallHeaders(request));

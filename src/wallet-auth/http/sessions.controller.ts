@@ -7,6 +7,7 @@ import { SessionActions } from '../services/session-actions';
 import { WalletAccounts } from '../services/wallet-accounts';
 import { WalletClock } from '../services/wallet-clock';
 import { PlatformRequest, requireAccountIdQuery, signedCallHeaders } from './wallet-request';
+import { ApiBody, ApiQuery } from '@nestjs/swagger';
 
 /** Embedded-wallet sessions: the live ones, revocation and refresh (both signed). */
 @Controller('auth/sessions')
@@ -20,9 +21,10 @@ export class SessionsController {
 
   /** Live sessions only: expired and revoked sessions sign nothing and are not listed. */
   @Get()
+  @ApiQuery({ name: 'accountId', required: true, schema: { type: 'string' } })
   async list(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>): Promise<{ data: SessionView[] }> {
     const accountId = requireAccountIdQuery(query);
-    await this.accounts.requireWallet(request.platform.platformId, accountId);
+    await this.accounts.requireListedWallet(request.platform.platformId, accountId);
     return { data: await this.query.listActiveSessions(request.platform.platformId, accountId, this.clock.now()) };
   }
 
@@ -33,6 +35,7 @@ export class SessionsController {
   }
 
   @Post(':sessionId/refresh')
+  @ApiBody({ schema: { $ref: '#/components/schemas/ClientPublicKeyDto' } })
   async refresh(@Req() request: PlatformRequest, @Param('sessionId') sessionId: string, @Body() body: unknown): Promise<HttpResult<unknown>> {
     requirePathId('Session', 'sessionId', sessionId);
     return this.actions.refresh(request.platform.platformId, sessionId, body, signedCallHeaders(request));

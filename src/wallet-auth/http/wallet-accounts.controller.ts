@@ -3,6 +3,7 @@ import { HttpResult } from '../../infra/http/http-result';
 import { requirePathId } from '../../shared/validation/path-ids';
 import { WalletAccountActions } from '../services/wallet-account-actions';
 import { PlatformRequest, signedCallHeaders } from './wallet-request';
+import { ApiBody } from '@nestjs/swagger';
 
 /**
  * The signed actions on an EMBEDDED_WALLET internal account (SPEC.md): `PATCH
@@ -14,12 +15,14 @@ export class WalletAccountsController {
   constructor(private readonly actions: WalletAccountActions) {}
 
   @Patch(':accountId')
+  @ApiBody({ schema: { $ref: '#/components/schemas/UpdateWalletPrivacyDto' } })
   async updatePrivacy(@Req() request: PlatformRequest, @Param('accountId') accountId: string, @Body() body: unknown): Promise<HttpResult<unknown>> {
     requirePathId('InternalAccount', 'id', accountId);
     return this.actions.updatePrivacy(request.platform.platformId, accountId, body, signedCallHeaders(request));
   }
 
   @Post(':accountId/export')
+  @ApiBody({ schema: { $ref: '#/components/schemas/ClientPublicKeyDto' } })
   async export(@Req() request: PlatformRequest, @Param('accountId') accountId: string, @Body() body: unknown): Promise<HttpResult<unknown>> {
     requirePathId('InternalAccount', 'id', accountId);
     return this.actions.export(request.platform.platformId, accountId, body, signedCallHeaders(request));

@@ -20,13 +20,17 @@ class CreateCredentialBaseDto {
   @IsDefined() @IsString() @MaxLength(100) accountId: string;
 }
 
+/**
+ * The contract's OTP credentials are `{type, accountId}`: the contact is the customer's. `email`
+ * and `phoneNumber` remain accepted to name another contact.
+ */
 export class CreateEmailOtpCredentialDto extends CreateCredentialBaseDto {
-  @IsDefined() @IsString() @MaxLength(254) @IsEmail() email: string;
+  @Optional() @IsString() @MaxLength(254) @IsEmail() email?: string;
   @Optional() @IsString() @MinLength(1) @MaxLength(100) nickname?: string;
 }
 
 export class CreateSmsOtpCredentialDto extends CreateCredentialBaseDto {
-  @IsDefined() @IsString() @Matches(E164_PHONE, { message: 'phoneNumber must be in E.164 form, e.g. +14155550100' }) phoneNumber: string;
+  @Optional() @IsString() @Matches(E164_PHONE, { message: 'phoneNumber must be in E.164 form, e.g. +14155550100' }) phoneNumber?: string;
   @Optional() @IsString() @MinLength(1) @MaxLength(100) nickname?: string;
 }
 

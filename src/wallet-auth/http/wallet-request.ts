@@ -16,12 +16,12 @@ export function signedCallHeaders(request: Request): SignedCallHeaders {
 export function requireAccountIdQuery(query: Record<string, unknown>): string {
   const errors: FieldError[] = [];
   for (const name of Object.keys(query)) {
-    if (name !== 'accountId') errors.push({ field: name, constraint: 'UNKNOWN_FIELD', message: `Unknown query parameter ${name}` });
+    if (name !== 'accountId') errors.push({ field: name, constraint: {}, message: `Unknown query parameter ${name}` });
   }
   const accountId = query.accountId;
-  if (accountId === undefined) errors.push({ field: 'accountId', constraint: 'REQUIRED', message: 'accountId is required' });
+  if (accountId === undefined) errors.push({ field: 'accountId', constraint: {}, message: 'accountId is required' });
   else if (typeof accountId !== 'string' || !parseId('InternalAccount', accountId)) {
-    errors.push({ field: 'accountId', constraint: 'FORMAT', message: 'accountId must be an InternalAccount:<uuid> id' });
+    errors.push({ field: 'accountId', constraint: { format: 'InternalAccount-id' }, message: 'accountId must be an InternalAccount:<uuid> id' });
   }
   throwIfAny(errors);
   return accountId as string;

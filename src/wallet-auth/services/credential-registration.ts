@@ -11,7 +11,8 @@ import { CredentialDetails } from '../domain/wallet/wallet.events';
 import { CreateCredentialBody, parseCreateCredentialBody } from '../http/credential-body';
 import { WalletAuthQuery } from '../queries/wallet-auth.query';
 import { CredentialView, credentialView } from '../queries/wallet-auth.views';
-import { walletUnauthorized } from '../wallet-auth.errors';
+import { emailUsedByAnotherWallet, missingContact, walletUnauthorized } from '../wallet-auth.errors';
+import { InitialCredentials } from './initial-credentials';
 import { SignedCallHeaders, SignedRequests, bodyHash, readSignedCall } from './signed-requests';
 import { WalletAccounts } from './wallet-accounts';
 import { WalletAuthStore } from './wallet-auth.store';
@@ -33,15 +34,16 @@ export class CredentialRegistration {
     private readonly accounts: WalletAccounts,
     private readonly signed: SignedRequests,
     private readonly sessions: WalletSessions,
+    private readonly initialCredentials: InitialCredentials,
   ) {}
 
   async register(platformId: string, rawBody: unknown, headers: SignedCallHeaders): Promise<HttpResult<unknown>> {
     const body = parseCreateCredentialBody(rawBody);
     const call = readSignedCall(headers);
     const accountId = body.accountId;
-    await this.accounts.requireWallet(platformId, accountId);
+    const account = await this.accounts.requireWallet(platformId, accountId);
     const now = this.clock.now();
-    const credential = await this.describe(platformId, body, now);
+    const credential = await this.describe(platformId, body, now, account.customerId);
     const wallet = await this.store.loadWallet(accountId);
     assertRegistrable(wallet, credential);
     await this.assertUniqueOnPlatform(platformId, accountId, credential);
@@ -112,23 +114,32 @@ export class CredentialRegistration {
    */
   private async assertUniqueOnPlatform(platformId: string, accountId: string, credential: CredentialDetails): Promise<void> {
     if (credential.email !== null && (await this.query.isEmailUsedElsewhere(platformId, credential.email, accountId))) {
-      throw new DomainError('EMAIL_OTP_EMAIL_ALREADY_EXISTS', 'This email address is already the EMAIL_OTP credential of another wallet');
+      throw emailUsedByAnotherWallet();
     }
     if (credential.passkey !== null && (await this.query.isPasskeyRegistered(platformId, credential.passkey.webAuthnCredentialId))) {
       throw new DomainError('PASSKEY_CREDENTIAL_ALREADY_EXISTS', 'A passkey with this WebAuthn credential id is already registered');
     }
   }
 
+  private async contactOf(customerId: string | null): Promise<{ email: string | null; phoneNumber: string | null }> {
+    return customerId === null ? { email: null, phoneNumber: null } : this.initialCredentials.customerContact(customerId);
+  }
+
   /** The credential to register, once its own proof (attestation, OIDC claims) checks out. */
-  private async describe(platformId: string, body: CreateCredentialBody, now: Date): Promise<CredentialDetails> {
+  private async describe(platformId: string, body: CreateCredentialBody, now: Date, customerId: string | null): Promise<CredentialDetails> {
     const base = { credentialId: newId('AuthMethod', now.getTime()), email: null, phoneNumber: null, passkey: null, oauth: null };
     switch (body.type) {
       case 'EMAIL_OTP': {
-        const email = body.email.trim();
+        // The contract's EMAIL_OTP credential is `{type, accountId}`: the code goes to the customer's email.
+        const email = body.email?.trim() ?? (await this.contactOf(customerId)).email;
+        if (!email) throw missingContact('email');
         return { ...base, credentialType: 'EMAIL_OTP', nickname: body.nickname ?? email, email };
       }
-      case 'SMS_OTP':
-        return { ...base, credentialType: 'SMS_OTP', nickname: body.nickname ?? body.phoneNumber, phoneNumber: body.phoneNumber };
+      case 'SMS_OTP': {
+        const phoneNumber = body.phoneNumber ?? (await this.contactOf(customerId)).phoneNumber;
+        if (!phoneNumber) throw missingContact('phoneNumber');
+        return { ...base, credentialType: 'SMS_OTP', nickname: body.nickname ?? phoneNumber, phoneNumber };
+      }
       case 'PASSKEY': {
         const config = await this.accounts.webAuthnConfig(platformId);
         const result = await verifyPasskeyRegistration({
@@ -139,7 +150,7 @@ export class CredentialRegistration {
         });
         if (!result.ok && result.reason === 'MALFORMED') {
           const field = /^challenge/.test(result.message) ? 'challenge' : 'attestation';
-          throw new ValidationError([{ field, constraint: 'FORMAT', message: result.message }]);
+          throw new ValidationError([{ field, constraint: {}, message: result.message }]);
         }
         if (!result.ok) throw walletUnauthorized(result.message, result.reason);
         return {
@@ -157,7 +168,7 @@ export class CredentialRegistration {
       }
       case 'OAUTH': {
         const checked = checkOidcTokenForRegistration(body.oidcToken, now.getTime());
-        if (!checked.ok && checked.kind === 'MALFORMED') throw new ValidationError([{ field: 'oidcToken', constraint: 'FORMAT', message: checked.reason }]);
+        if (!checked.ok && checked.kind === 'MALFORMED') throw new ValidationError([{ field: 'oidcToken', constraint: { format: 'jwt' }, message: checked.reason }]);
         if (!checked.ok) throw walletUnauthorized(checked.reason, checked.kind === 'REJECTED' ? checked.check : undefined);
         const email = typeof checked.claims.email === 'string' && checked.claims.email !== '' ? checked.claims.email : null;
         return { ...base, credentialType: 'OAUTH', nickname: body.nickname ?? email ?? checked.identity.sub, oauth: checked.identity };

@@ -36,7 +36,7 @@ export class InitialCredentials {
     try {
       snapshot = await this.ledger.snapshot({ platformId: input.platformId, accountId });
     } catch (error) {
-      if (error instanceof DomainError && error.code === 'NOT_FOUND') return;
+      if (error instanceof DomainError && (error.code === 'NOT_FOUND' || error.code === 'REFERENCE_NOT_FOUND')) return;
       throw error;
     }
     if (snapshot.accountType !== 'EMBEDDED_WALLET' || snapshot.customerId === null) return;
@@ -44,7 +44,7 @@ export class InitialCredentials {
   }
 
   async openForWallet(input: { platformId: string; accountId: string; customerId: string; openedAt: string }): Promise<void> {
-    const email = await this.customerEmail(input.customerId);
+    const { email } = await this.customerContact(input.customerId);
     if (email === null) return;
     const handled = await this.store.handleWallet(input.accountId, {
       type: 'RegisterInitialCredential',
@@ -60,17 +60,25 @@ export class InitialCredentials {
   }
 
   /**
-   * The customer's email from its stream (the customers read model may lag behind a reactor).
-   * Reads only the published payload fields `profile.email` and `changes.email`.
+   * The customer's email and phone number from its stream (the customers read model may lag
+   * behind a reactor). Reads only the published payload fields `profile.<field>` and
+   * `changes.<field>`. Also the contact of an EMAIL_OTP or SMS_OTP credential registered without one.
    */
-  private async customerEmail(customerId: string): Promise<string | null> {
-    if (!parseId('Customer', customerId)) return null;
-    let email: string | null = null;
+  async customerContact(customerId: string): Promise<{ email: string | null; phoneNumber: string | null }> {
+    const contact: { email: string | null; phoneNumber: string | null } = { email: null, phoneNumber: null };
+    if (!parseId('Customer', customerId)) return contact;
+    type Contact = { email?: string | null; phoneNumber?: string | null };
     for (const event of await this.events.readStream(streamNameFor(customerId))) {
-      const data = event.data as { profile?: { email?: string | null }; changes?: { email?: string | null } };
-      if (event.type === 'CustomerCreated') email = data.profile?.email ?? null;
-      if (event.type === 'CustomerUpdated' && data.changes && 'email' in data.changes) email = data.changes.email ?? null;
+      const data = event.data as { profile?: Contact; changes?: Contact };
+      if (event.type === 'CustomerCreated') {
+        contact.email = data.profile?.email ?? null;
+        contact.phoneNumber = data.profile?.phoneNumber ?? null;
+      }
+      if (event.type === 'CustomerUpdated' && data.changes) {
+        if ('email' in data.changes) contact.email = data.changes.email ?? null;
+        if ('phoneNumber' in data.changes) contact.phoneNumber = data.changes.phoneNumber ?? null;
+      }
     }
-    return email;
+    return contact;
   }
 }

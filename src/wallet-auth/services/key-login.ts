@@ -3,7 +3,7 @@ import { canonicalJson } from '../../infra/crypto/canonical-json';
 import { boundChallengeHex, verifyPasskeyAssertion } from '../../infra/crypto/webauthn';
 import { ValidationError } from '../../infra/domain/domain-error';
 import { HttpResult, withStatus } from '../../infra/http/http-result';
-import { checkClientPublicKey } from '../crypto/credential-bundle';
+import { CLIENT_PUBLIC_KEY_PATTERN, checkClientPublicKey } from '../crypto/credential-bundle';
 import { checkOidcTokenForVerify } from '../crypto/oidc-token';
 import { CredentialDetails } from '../domain/wallet/wallet.events';
 import { CredentialView } from '../queries/wallet-auth.views';
@@ -45,7 +45,7 @@ export class KeyLogin {
   async passkeyChallenge(input: KeyCredential, clientPublicKey: string | undefined, rawBody: unknown) {
     const key = checkClientPublicKey(clientPublicKey);
     if (!key.ok) {
-      const constraint = clientPublicKey === undefined ? 'REQUIRED' : 'FORMAT';
+      const constraint = clientPublicKey === undefined ? {} : { pattern: CLIENT_PUBLIC_KEY_PATTERN.source };
       throw new ValidationError([{ field: 'clientPublicKey', constraint, message: `clientPublicKey is required for PASSKEY: ${key.reason}` }]);
     }
     const now = this.clock.now();
@@ -105,7 +105,7 @@ export class KeyLogin {
       rpId: config.rpId,
       sandbox: this.accounts.sandbox,
     });
-    if (!result.ok && result.reason === 'MALFORMED') throw new ValidationError([{ field: 'assertion', constraint: 'FORMAT', message: result.message }]);
+    if (!result.ok && result.reason === 'MALFORMED') throw new ValidationError([{ field: 'assertion', constraint: {}, message: result.message }]);
     if (!result.ok) throw walletUnauthorized(result.message, result.reason);
     await this.signed.complete(request.requestId, null, now);
     if (!result.legacySandboxLiteral) {
@@ -133,10 +133,10 @@ export class KeyLogin {
   /** OAuth verify: a fresh token for the registered identity whose nonce binds clientPublicKey. */
   async oauthVerify(input: KeyCredential, body: { oidcToken: string; clientPublicKey: string }): Promise<HttpResult<IssuedSession>> {
     const key = checkClientPublicKey(body.clientPublicKey);
-    if (!key.ok) throw new ValidationError([{ field: 'clientPublicKey', constraint: 'FORMAT', message: key.reason }]);
+    if (!key.ok) throw new ValidationError([{ field: 'clientPublicKey', constraint: { pattern: CLIENT_PUBLIC_KEY_PATTERN.source }, message: key.reason }]);
     const now = this.clock.now();
     const checked = checkOidcTokenForVerify(body.oidcToken, { registered: input.credential.oauth!, clientPublicKey: body.clientPublicKey, nowMs: now.getTime() });
-    if (!checked.ok && checked.kind === 'MALFORMED') throw new ValidationError([{ field: 'oidcToken', constraint: 'FORMAT', message: checked.reason }]);
+    if (!checked.ok && checked.kind === 'MALFORMED') throw new ValidationError([{ field: 'oidcToken', constraint: { format: 'jwt' }, message: checked.reason }]);
     if (!checked.ok) throw walletUnauthorized(checked.reason, checked.kind === 'REJECTED' ? checked.check : undefined);
     const session = await this.sessions.open({
       platformId: input.platformId,

@@ -91,7 +91,7 @@ export class OtpLogin {
 
     const opened = await openEncryptedOtpBundle(body.encryptedOtpBundle, privateKeyFromScalar(targetScalar));
     if (!opened.ok && opened.kind === 'DECRYPTION_FAILED') throw walletUnauthorized(opened.reason, 'OTP_BUNDLE');
-    if (!opened.ok) throw new ValidationError([{ field: 'encryptedOtpBundle', constraint: 'FORMAT', message: opened.reason }]);
+    if (!opened.ok) throw new ValidationError([{ field: 'encryptedOtpBundle', constraint: {}, message: opened.reason }]);
     const expected = await this.codes.expected(challenge.challengeId, this.accounts.sandbox);
     if (expected === null || !isOtpCodeCorrect(opened.otpCode, expected)) throw walletUnauthorized(INVALID_OTP_CODE_REASON);
 

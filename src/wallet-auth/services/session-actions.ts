@@ -3,7 +3,7 @@ import { ValidationError } from '../../infra/domain/domain-error';
 import { HttpResult, withStatus } from '../../infra/http/http-result';
 import { validateBody } from '../../infra/http/validation';
 import { WALLET_ACTIVITY_TYPES } from '../../shared/wallet-payloads';
-import { checkClientPublicKey } from '../crypto/credential-bundle';
+import { CLIENT_PUBLIC_KEY_PATTERN, checkClientPublicKey } from '../crypto/credential-bundle';
 import { isSessionActive, SessionRecord } from '../domain/session/session.decider';
 import { ClientPublicKeyDto } from '../http/wallet-auth.dto';
 import { WalletAuthQuery } from '../queries/wallet-auth.query';
@@ -63,7 +63,7 @@ export class SessionActions {
   async refresh(platformId: string, sessionId: string, rawBody: unknown, headers: SignedCallHeaders): Promise<HttpResult<unknown>> {
     const body = validateBody(ClientPublicKeyDto, rawBody);
     const key = checkClientPublicKey(body.clientPublicKey);
-    if (!key.ok) throw new ValidationError([{ field: 'clientPublicKey', constraint: 'FORMAT', message: key.reason }]);
+    if (!key.ok) throw new ValidationError([{ field: 'clientPublicKey', constraint: { pattern: CLIENT_PUBLIC_KEY_PATTERN.source }, message: key.reason }]);
     const now = this.clock.now();
     // A session that has ended cannot vouch for a new one: log in again instead.
     const session = await this.liveSession(platformId, sessionId, now, () =>

@@ -7,7 +7,7 @@ import { READ_MODEL_WAITER, ReadModelWaiter, awaitOwnWrites } from '../../infra/
 import { HttpResult, withStatus } from '../../infra/http/http-result';
 import { validateBody } from '../../infra/http/validation';
 import { WALLET_ACTIVITY_TYPES } from '../../shared/wallet-payloads';
-import { checkClientPublicKey, sealWalletCredentials } from '../crypto/credential-bundle';
+import { UNCOMPRESSED_CLIENT_PUBLIC_KEY_PATTERN, checkClientPublicKey, sealWalletCredentials } from '../crypto/credential-bundle';
 import { ClientPublicKeyDto, UpdateWalletPrivacyDto } from '../http/wallet-auth.dto';
 import { vaultIds } from '../wallet-auth.constants';
 import { walletAccountNotFound } from '../wallet-auth.errors';
@@ -44,7 +44,7 @@ export class WalletAccountActions {
     const key = checkClientPublicKey(body.clientPublicKey);
     if (!key.ok || key.format !== 'uncompressed') {
       throw new ValidationError([
-        { field: 'clientPublicKey', constraint: 'FORMAT', message: 'clientPublicKey must be an uncompressed P-256 public key in hex (04 followed by 128 hex digits)' },
+        { field: 'clientPublicKey', constraint: { pattern: UNCOMPRESSED_CLIENT_PUBLIC_KEY_PATTERN.source }, message: 'clientPublicKey must be an uncompressed P-256 public key in hex (04 followed by 128 hex digits)' },
       ]);
     }
     const outcome = await this.signedAction(platformId, accountId, 'EXPORT_WALLET', rawBody, headers, {

@@ -3,11 +3,11 @@ import { InternalAccountDetails, InternalAccountsQuery } from '../../accounts/qu
 import { APP_CONFIG, AppConfig } from '../../infra/config';
 import { KEY_VAULT, KeyVault } from '../../infra/crypto/key-vault';
 import { P256KeyPair } from '../../infra/crypto/p256';
-import { ValidationError } from '../../infra/domain/domain-error';
+import { DomainError, ValidationError } from '../../infra/domain/domain-error';
 import { parseId } from '../../infra/ids';
 import { EmbeddedWalletConfig } from '../../platforms/domain/platform/platform.events';
 import { PlatformConfigQuery, WALLET_ENCLAVE_KEY } from '../../platforms/queries/platform-config.query';
-import { walletAccountNotFound } from '../wallet-auth.errors';
+import { unknownWalletAccountParameter, walletAccountNotFound } from '../wallet-auth.errors';
 
 /**
  * Facts from other contexts the wallet flows need: the embedded wallet account (accounts
@@ -32,14 +32,24 @@ export class WalletAccounts {
    */
   async requireWallet(platformId: string, accountId: string, field = 'accountId'): Promise<InternalAccountDetails> {
     if (!parseId('InternalAccount', accountId)) {
-      throw new ValidationError([{ field, constraint: 'FORMAT', message: `${field} must be an InternalAccount:<uuid> id` }]);
+      throw new ValidationError([{ field, constraint: { format: 'InternalAccount-id' }, message: `${field} must be an InternalAccount:<uuid> id` }]);
     }
     const account = await this.accounts.findDetails(platformId, accountId);
     if (!account) throw walletAccountNotFound();
     if (account.accountType !== 'EMBEDDED_WALLET') {
-      throw new ValidationError([{ field, constraint: 'FORMAT', message: `${field} must be an EMBEDDED_WALLET internal account` }]);
+      throw new ValidationError([{ field, constraint: {}, message: `${field} must be an EMBEDDED_WALLET internal account` }]);
     }
     return account;
+  }
+
+  /** `requireWallet` for a list's `accountId` query parameter: those operations declare no 404. */
+  async requireListedWallet(platformId: string, accountId: string): Promise<InternalAccountDetails> {
+    try {
+      return await this.requireWallet(platformId, accountId);
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'REFERENCE_NOT_FOUND') throw unknownWalletAccountParameter();
+      throw error;
+    }
   }
 
   async webAuthnConfig(platformId: string): Promise<EmbeddedWalletConfig> {

@@ -1,3 +1,4 @@
+import { toWireJson } from '../../infra/http/wire-json';
 import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { APP_CONFIG, AppConfig } from '../../infra/config';
@@ -48,7 +49,7 @@ export class SandboxWebhooksController {
     if (!endpoint) throw WebhookErrors.endpointNotSet();
     const now = new Date();
     const webhookId = newId('Webhook', now.getTime());
-    const payload = JSON.stringify({ id: webhookId, type: 'TEST', timestamp: now.toISOString(), data: testWebhookData(platformId, now.toISOString()) });
+    const payload = toWireJson({ id: webhookId, type: 'TEST', timestamp: now.toISOString(), data: testWebhookData(platformId, now.toISOString()) });
     const post = await this.deliveries.send(endpoint, payload);
     const delivered = isSuccess(post.statusCode);
     await this.store.createTried(
@@ -93,10 +94,10 @@ export class SandboxWebhooksController {
     if (this.config.mode !== 'sandbox') throw WebhookErrors.sandboxOnly();
     if (body === undefined || body === null) return;
     if (typeof body !== 'object' || Array.isArray(body)) {
-      throwIfAny([{ field: 'body', constraint: 'TYPE', message: 'Expected a JSON object' }]);
+      throwIfAny([{ field: 'body', constraint: {}, message: 'Expected a JSON object' }]);
     }
     throwIfAny(
-      Object.keys(body as object).map((field) => ({ field, constraint: 'UNKNOWN_FIELD' as const, message: `Unknown field ${field}` })),
+      Object.keys(body as object).map((field) => ({ field, constraint: {}, message: `Unknown field ${field}` })),
     );
   }
 }

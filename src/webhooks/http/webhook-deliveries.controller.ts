@@ -28,26 +28,26 @@ export class WebhookDeliveriesController {
     const errors: FieldError[] = [];
     const page = parsePageRequest(query, errors);
     if (page.cursor && !(typeof page.cursor.seq === 'string' && /^\d{1,19}$/.test(page.cursor.seq))) {
-      errors.push({ field: 'cursor', constraint: 'FORMAT', message: 'cursor is not a cursor this service issued' });
+      errors.push({ field: 'cursor', constraint: {}, message: 'cursor is not a cursor this service issued' });
     }
     const filter: DeliveryFilter = {};
     if (query.webhookId !== undefined) {
       if (typeof query.webhookId !== 'string' || parseId('Webhook', query.webhookId) === null) {
-        errors.push({ field: 'webhookId', constraint: 'FORMAT', message: 'webhookId must be a Webhook:<uuid> id' });
+        errors.push({ field: 'webhookId', constraint: { format: 'Webhook-id' }, message: 'webhookId must be a Webhook:<uuid> id' });
       } else filter.webhookId = query.webhookId;
     }
     if (query.type !== undefined) {
       if (typeof query.type !== 'string' || query.type.length > 100 || !WEBHOOK_TYPE_PATTERN.test(query.type)) {
-        errors.push({ field: 'type', constraint: 'FORMAT', message: 'type must be a webhook type such as OUTGOING_PAYMENT.COMPLETED or TEST' });
+        errors.push({ field: 'type', constraint: { pattern: WEBHOOK_TYPE_PATTERN.source, maxLength: 100 }, message: 'type must be a webhook type such as OUTGOING_PAYMENT.COMPLETED or TEST' });
       } else filter.type = query.type;
     }
     if (query.status !== undefined) {
       if (typeof query.status !== 'string' || !(DELIVERY_STATUSES as readonly string[]).includes(query.status)) {
-        errors.push({ field: 'status', constraint: 'ENUM', message: `status must be one of ${DELIVERY_STATUSES.join(', ')}` });
+        errors.push({ field: 'status', constraint: { enum: DELIVERY_STATUSES }, message: `status must be one of ${DELIVERY_STATUSES.join(', ')}` });
       } else filter.status = query.status as DeliveryStatus;
     }
     for (const name of Object.keys(query)) {
-      if (!LIST_PARAMETERS.includes(name)) errors.push({ field: name, constraint: 'UNKNOWN_FIELD', message: `Unknown query parameter ${name}` });
+      if (!LIST_PARAMETERS.includes(name)) errors.push({ field: name, constraint: {}, message: `Unknown query parameter ${name}` });
     }
     assertNoQueryErrors(errors);
     return this.query.list(request.platform.platformId, filter, page.limit, page.cursor);
@@ -62,7 +62,7 @@ export class WebhookDeliveriesController {
   @HttpCode(200)
   async retry(@Req() request: PlatformRequest, @Param('id') id: string): Promise<DeliveryView> {
     if (parseId('WebhookDelivery', id) === null) {
-      throw new ValidationError([{ field: 'id', constraint: 'FORMAT', message: 'id must be a WebhookDelivery:<uuid> id' }]);
+      throw new ValidationError([{ field: 'id', constraint: { format: 'WebhookDelivery-id' }, message: 'id must be a WebhookDelivery:<uuid> id' }]);
     }
     const platformId = request.platform.platformId;
     const existing = await this.query.findById(platformId, id);

@@ -13,7 +13,33 @@ export interface DeliveryAttemptView {
   error: string | null;
 }
 
-/** A webhook's delivery as `GET /webhooks/deliveries` lists it. */
+/**
+ * A webhook's delivery as `GET /webhooks/deliveries` lists it.
+ * @example
+ * {
+ *   "id": "WebhookDelivery:019a4a19-1a02-7e3c-b7d1-58c4f0e2a913",
+ *   "webhookId": "Webhook:019a4a19-19f8-7a6b-9e05-c3d18b7f2e40",
+ *   "type": "OUTGOING_PAYMENT.COMPLETED",
+ *   "status": "DELIVERED",
+ *   "attemptCount": 2,
+ *   "lastStatusCode": 200,
+ *   "endpoint": "https://api.example.com/webhooks/payments",
+ *   "retryUntil": "2025-11-10T14:22:30.010Z",
+ *   "createdAt": "2025-11-03T14:22:30.010Z",
+ *   "updatedAt": "2025-11-03T14:23:31.457Z",
+ *   "deliveredAt": "2025-11-03T14:23:31.457Z",
+ *   "payload": {
+ *     "id": "Webhook:019a4a19-19f8-7a6b-9e05-c3d18b7f2e40",
+ *     "type": "OUTGOING_PAYMENT.COMPLETED",
+ *     "timestamp": "2025-11-03T14:22:30.004Z",
+ *     "data": { "id": "Transaction:019a4a17-d638-7b02-a4c7-51e9f3b08d62", "status": "COMPLETED", "type": "OUTGOING" }
+ *   },
+ *   "attempts": [
+ *     { "attemptNumber": 1, "trigger": "AUTOMATIC", "attemptedAt": "2025-11-03T14:22:30.214Z", "endpoint": "https://api.example.com/webhooks/payments", "statusCode": 503, "latencyMs": 184, "error": "HTTP 503" },
+ *     { "attemptNumber": 2, "trigger": "AUTOMATIC", "attemptedAt": "2025-11-03T14:23:31.402Z", "endpoint": "https://api.example.com/webhooks/payments", "statusCode": 200, "latencyMs": 55 }
+ *   ]
+ * }
+ */
 export interface DeliveryView {
   id: string;
   webhookId: string;

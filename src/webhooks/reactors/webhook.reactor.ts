@@ -1,3 +1,4 @@
+import { toWireJson } from '../../infra/http/wire-json';
 import { WebhookDeliveryConfig } from '../../infra/config';
 import { RecordedEvent } from '../../infra/event-store/event-store.port';
 import { logger } from '../../infra/logger';
@@ -7,6 +8,7 @@ import { DeliveryStore, NewDelivery } from '../delivery/delivery-store';
 import { WebhookDeliveryService } from '../delivery/webhook-delivery.service';
 import { WEBHOOK_TYPE_PATTERN, WebhookDraft, WebhookMappers } from '../webhook-mappers';
 import { deliveryIdFor, webhookIdFor } from '../webhook-ids';
+import { isDeclaredWebhookType } from '../webhook-types';
 
 export const WEBHOOK_REACTOR_NAME = 'webhooks';
 
@@ -68,6 +70,8 @@ export class WebhookReactor implements Reactor {
           logger.error('webhook mapper returned an unusable webhook; skipped', { eventId: event.id, eventType: event.type, type: draft.type });
           continue;
         }
+        // Only the contract's types go out (e.g. no CUSTOMER.KYC_UNVERIFIED): see webhook-types.ts.
+        if (!isDeclaredWebhookType(draft.type)) continue;
         candidates.push({ event, draft, platformId, key: draft.key ?? String(rank) });
       }
     });
@@ -84,7 +88,7 @@ export class WebhookReactor implements Reactor {
           platformId,
           type: draft.type,
           sourceEventId: event.id,
-          body: JSON.stringify({ id: webhookId, type: draft.type, timestamp: event.createdAt.toISOString(), data: draft.data }),
+          body: toWireJson({ id: webhookId, type: draft.type, timestamp: event.createdAt.toISOString(), data: draft.data }),
           retryWindowMs: this.settings.retryWindowMs,
         };
       });

@@ -40,19 +40,15 @@ describe('POST /cards', () => {
       platformCardId,
       form: 'VIRTUAL',
       state: 'PROCESSING',
-      stateReason: null,
       currency: 'USD',
       fundingSources: [holder.accounts.USD.id, holder.accounts.USDB.id],
       maxSpendPerTransaction: 2_500,
-      last4: null,
-      expMonth: null,
-      expYear: null,
       createdAt: expect.stringMatching(ISO),
       updatedAt: created.createdAt,
     });
+    // Not issued yet: no stateReason, last4 or expiry (left out, not null).
     expect(Object.keys(created)).toEqual([
-      'id', 'cardholderId', 'platformCardId', 'form', 'state', 'stateReason', 'currency', 'fundingSources',
-      'maxSpendPerTransaction', 'last4', 'expMonth', 'expYear', 'createdAt', 'updatedAt',
+      'id', 'cardholderId', 'platformCardId', 'form', 'state', 'currency', 'fundingSources', 'maxSpendPerTransaction', 'createdAt', 'updatedAt',
     ]);
     const read = await api().get(`/cards/${created.id}`);
     // Read-your-writes: either still PROCESSING exactly as created, or already issued.
@@ -121,46 +117,73 @@ describe('POST /cards', () => {
       status: 400,
       code: 'CARDHOLDER_KYC_NOT_APPROVED',
       message: 'A card cannot be issued to a business customer: cards need an individual cardholder whose KYC status is APPROVED',
-      details: { customerType: 'BUSINESS', kycStatus: null },
+      details: { customerType: 'BUSINESS' },
     });
   });
 
-  it('404 USER_NOT_FOUND for an unknown or another platform\'s cardholder; 410 CUSTOMER_DELETED for a deleted one', async () => {
+  it('400 INVALID_INPUT on cardholderId for an unknown, another platform\'s or a deleted cardholder (the operation declares no 404 nor 410)', async () => {
     const unknown = await api()
       .post('/cards')
       .send(cardRequest(holder, { cardholderId: 'Customer:0199a000-0000-7000-8000-000000000999' }))
-      .expect(404);
-    expect(unknown.body).toEqual({ status: 404, code: 'USER_NOT_FOUND', message: 'Cardholder not found' });
+      .expect(400);
+    expect(unknown.body).toEqual({
+      status: 400,
+      code: 'INVALID_INPUT',
+      message: 'No customer with this id exists',
+      details: { errors: [{ field: 'cardholderId', constraint: {}, message: 'No customer with this id exists' }], reason: 'CARDHOLDER_NOT_FOUND' },
+    });
     const other = await testApp.createPlatform();
     const foreigner = await approvedCardholder(other.api);
-    const foreign = await api().post('/cards').send(cardRequest(foreigner)).expect(404);
+    const foreign = await api().post('/cards').send(cardRequest(foreigner)).expect(400);
     expect(foreign.body).toEqual(unknown.body);
 
     const leaving = await approvedCardholder(api());
     await api().delete(`/customers/${leaving.customer.id}`).expect(200);
-    const deleted = await api().post('/cards').send(cardRequest(leaving)).expect(410);
-    expect(deleted.body).toEqual({ status: 410, code: 'CUSTOMER_DELETED', message: 'The cardholder was deleted' });
+    const deleted = await api().post('/cards').send(cardRequest(leaving)).expect(400);
+    expect(deleted.body).toEqual({
+      status: 400,
+      code: 'INVALID_INPUT',
+      message: 'The cardholder was deleted',
+      details: { errors: [{ field: 'cardholderId', constraint: {}, message: 'The cardholder was deleted' }], reason: 'CARDHOLDER_DELETED' },
+    });
   });
 
-  it('404 NOT_FOUND for funding sources this platform does not know (unknown, or another platform\'s account)', async () => {
+  it('400 INVALID_INPUT on the entry for funding sources this platform does not know (unknown, or another platform\'s account)', async () => {
     const unknownId = 'InternalAccount:0199a000-0000-7000-8000-000000000aaa';
     const unknown = await api()
       .post('/cards')
       .send(cardRequest(holder, { fundingSources: [holder.accounts.USD.id, unknownId] }))
-      .expect(404);
+      .expect(400);
     expect(unknown.body).toEqual({
-      status: 404,
-      code: 'NOT_FOUND',
-      message: 'Funding source internal account not found',
-      details: { accountIds: [unknownId] },
+      status: 400,
+      code: 'INVALID_INPUT',
+      message: expect.any(String),
+      details: {
+        errors: [{ field: 'fundingSources.1', constraint: {}, message: `${unknownId} is not an internal account of this platform` }],
+        reason: 'FUNDING_SOURCE_INELIGIBLE',
+      },
     });
     const other = await testApp.createPlatform();
     const foreigner = await approvedCardholder(other.api);
     const foreign = await api()
       .post('/cards')
       .send(cardRequest(holder, { fundingSources: [foreigner.accounts.USD.id] }))
-      .expect(404);
-    expect(foreign.body.details).toEqual({ accountIds: [foreigner.accounts.USD.id] });
+      .expect(400);
+    expect(foreign.body.details.errors.map((error: { field: string }) => error.field)).toEqual(['fundingSources.0']);
+  });
+
+  it('accepts threeDSecurePassword (forwarded to the issuer, never stored nor echoed) and refuses a malformed one', async () => {
+    const created = await api().post('/cards').send(cardRequest(holder, { threeDSecurePassword: 'AbCd1234EfGh5678' })).expect(201);
+    expect(created.body).not.toHaveProperty('threeDSecurePassword');
+    expect(JSON.stringify((await api().get(`/cards/${created.body.id}`).expect(200)).body)).not.toContain('AbCd1234EfGh5678');
+    const short = await api().post('/cards').send(cardRequest(holder, { threeDSecurePassword: 'short' })).expect(400);
+    expect(short.body.details.errors.map((error: any) => error.field)).toEqual(['threeDSecurePassword']);
+  });
+
+  it('without maxSpendPerTransaction the card carries it as null (required and nullable in the contract)', async () => {
+    const created = await api().post('/cards').send(cardRequest(holder)).expect(201);
+    expect(created.body.maxSpendPerTransaction).toBeNull();
+    expect((await api().get(`/cards/${created.body.id}`).expect(200)).body.maxSpendPerTransaction).toBeNull();
   });
 
   it('400 INVALID_INPUT for funding sources of another customer, of the platform itself, or in a non-dollar currency', async () => {
@@ -176,12 +199,13 @@ describe('POST /cards', () => {
     expect(response.body).toEqual({
       status: 400,
       code: 'INVALID_INPUT',
-      message: 'The request has invalid fields',
+      message: 'Every funding source must be an internal account of the cardholder in a card-eligible currency',
       details: {
         errors: [
-          { field: 'fundingSources.1', constraint: 'FORMAT', message: `${stranger.accounts.USD.id} belongs to another customer` },
-          { field: 'fundingSources.2', constraint: 'FORMAT', message: `${platformAccount.id} is a platform account, not an account of the cardholder` },
+          { field: 'fundingSources.1', constraint: {}, message: `${stranger.accounts.USD.id} belongs to another customer` },
+          { field: 'fundingSources.2', constraint: {}, message: `${platformAccount.id} is a platform account, not an account of the cardholder` },
         ],
+        reason: 'FUNDING_SOURCE_INELIGIBLE',
       },
     });
 
@@ -193,7 +217,7 @@ describe('POST /cards', () => {
     expect(euro.body.details.errors).toEqual([
       {
         field: 'fundingSources.0',
-        constraint: 'ENUM',
+        constraint: {},
         message: `${european.accounts.EUR.id} holds EUR; cards are funded from USD, USDC, USDT, USDB accounts`,
       },
     ]);
@@ -204,19 +228,19 @@ describe('POST /cards', () => {
     const fieldsOf = (response: any) => response.body.details.errors.map((error: any) => [error.field, error.constraint]);
     const missing = await api().post('/cards').send({}).expect(400);
     expect(missing.body.code).toBe('INVALID_INPUT');
-    expect(fieldsOf(missing)).toEqual([['cardholderId', 'REQUIRED'], ['form', 'REQUIRED'], ['fundingSources', 'REQUIRED']]);
+    expect(fieldsOf(missing)).toEqual([['cardholderId', {}], ['form', {}], ['fundingSources', {}]]);
 
     const wrong = await api()
       .post('/cards')
       .send({ cardholderId: 'Customer:nope', form: 'PHYSICAL', fundingSources: [], platformCardId: '', maxSpendPerTransaction: 0, nickname: 'x' })
       .expect(400);
     expect(fieldsOf(wrong)).toEqual([
-      ['nickname', 'UNKNOWN_FIELD'],
-      ['form', 'ENUM'],
-      ['fundingSources', 'MIN_LENGTH'],
-      ['platformCardId', 'MIN_LENGTH'],
-      ['maxSpendPerTransaction', 'MIN'],
-      ['cardholderId', 'FORMAT'],
+      ['nickname', {}],
+      ['form', { enum: ['VIRTUAL'] }],
+      ['fundingSources', {}],
+      ['platformCardId', { minLength: 1 }],
+      ['maxSpendPerTransaction', {}],
+      ['cardholderId', { format: 'Customer-id' }],
     ]);
     for (const error of wrong.body.details.errors) expect(error.message).toEqual(expect.any(String));
 
@@ -225,11 +249,11 @@ describe('POST /cards', () => {
       .send({ cardholderId: 7, form: 1, fundingSources: 'InternalAccount:x', platformCardId: 9, maxSpendPerTransaction: 1.5 })
       .expect(400);
     expect(fieldsOf(types)).toEqual([
-      ['cardholderId', 'TYPE'],
-      ['form', 'TYPE'],
-      ['fundingSources', 'TYPE'],
-      ['platformCardId', 'TYPE'],
-      ['maxSpendPerTransaction', 'TYPE'],
+      ['cardholderId', {}],
+      ['form', {}],
+      ['fundingSources', {}],
+      ['platformCardId', {}],
+      ['maxSpendPerTransaction', {}],
     ]);
 
     const usd = holder.accounts.USD.id;
@@ -238,11 +262,11 @@ describe('POST /cards', () => {
       .send(cardRequest(holder, { fundingSources: [usd, 42, 'ExternalAccount:0199a000-0000-7000-8000-000000000001', usd], maxSpendPerTransaction: 9_000_000_000_000_001, platformCardId: 'x'.repeat(129) }))
       .expect(400);
     expect(fieldsOf(entries)).toEqual([
-      ['platformCardId', 'MAX_LENGTH'],
-      ['maxSpendPerTransaction', 'MAX'],
-      ['fundingSources.1', 'TYPE'],
-      ['fundingSources.2', 'FORMAT'],
-      ['fundingSources.3', 'FORMAT'],
+      ['platformCardId', { maxLength: 128 }],
+      ['maxSpendPerTransaction', {}],
+      ['fundingSources.1', {}],
+      ['fundingSources.2', { format: 'InternalAccount-id' }],
+      ['fundingSources.3', {}],
     ]);
     expect(entries.body.details.errors[4].message).toBe(`${usd} is listed twice`);
 
@@ -250,27 +274,32 @@ describe('POST /cards', () => {
       .post('/cards')
       .send(cardRequest(holder, { fundingSources: Array.from({ length: 11 }, () => usd) }))
       .expect(400);
-    expect(fieldsOf(tooMany)).toEqual([['fundingSources', 'MAX_LENGTH']]);
+    expect(fieldsOf(tooMany)).toEqual([['fundingSources', {}]]);
 
     const notAnObject = await api().post('/cards').send([cardRequest(holder)]).expect(400);
-    expect(fieldsOf(notAnObject)).toEqual([['body', 'TYPE']]);
+    expect(fieldsOf(notAnObject)).toEqual([['body', {}]]);
     const nulls = await api().post('/cards').send(cardRequest(holder, { platformCardId: null, maxSpendPerTransaction: null })).expect(400);
-    expect(fieldsOf(nulls)).toEqual([['platformCardId', 'TYPE'], ['maxSpendPerTransaction', 'TYPE']]);
+    expect(fieldsOf(nulls)).toEqual([['platformCardId', {}], ['maxSpendPerTransaction', {}]]);
   });
 
-  it('409 CONFLICT for a platformCardId the platform already used (even on a closed card); another platform may use it', async () => {
+  it('400 INVALID_INPUT on platformCardId for one the platform already used (even on a closed card); another platform may use it', async () => {
     const platformCardId = uniqueId('dup');
     const first = await issueCard(api(), holder, { platformCardId });
-    const again = await api().post('/cards').send(cardRequest(holder, { platformCardId })).expect(409);
+    const again = await api().post('/cards').send(cardRequest(holder, { platformCardId })).expect(400);
     expect(again.body).toEqual({
-      status: 409,
-      code: 'CONFLICT',
+      status: 400,
+      code: 'INVALID_INPUT',
       message: 'A card with this platformCardId already exists',
-      details: { platformCardId, cardId: first.id },
+      details: {
+        errors: [{ field: 'platformCardId', constraint: {}, message: 'A card with this platformCardId already exists' }],
+        reason: 'PLATFORM_CARD_ID_EXISTS',
+        platformCardId,
+        cardId: first.id,
+      },
     });
     await cardInState(api(), first.id, 'ACTIVE');
     await api().patch(`/cards/${first.id}`).send({ state: 'CLOSED' }).expect(200);
-    await api().post('/cards').send(cardRequest(holder, { platformCardId })).expect(409);
+    await api().post('/cards').send(cardRequest(holder, { platformCardId })).expect(400);
 
     const other = await testApp.createPlatform();
     const foreigner = await approvedCardholder(other.api);
@@ -281,14 +310,14 @@ describe('POST /cards', () => {
     const platformCardId = uniqueId('race');
     const responses = await Promise.all(Array.from({ length: 8 }, () => api().post('/cards').send(cardRequest(holder, { platformCardId }))));
     const statuses = responses.map((response) => response.status).sort();
-    expect(statuses).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
-    for (const response of responses.filter((candidate) => candidate.status === 409)) expect(response.body.code).toBe('CONFLICT');
+    expect(statuses).toEqual([201, 400, 400, 400, 400, 400, 400, 400]);
+    for (const response of responses.filter((candidate) => candidate.status === 400)) expect(response.body.details.reason).toBe('PLATFORM_CARD_ID_EXISTS');
     const listed = await api().get('/cards').query({ platformCardId }).expect(200);
     expect(listed.body.totalCount).toBe(1);
     expect(listed.body.data[0].id).toBe(responses.find((response) => response.status === 201)!.body.id);
   });
 
-  it('honours Idempotency-Key: the same request replays the first card, a different one is 409 CONFLICT', async () => {
+  it('honours Idempotency-Key: the same request replays the first card, a different one is 400 IDEMPOTENCY_KEY_REUSED', async () => {
     const idempotencyKey = crypto.randomUUID();
     const body = cardRequest(holder);
     const first = await api().post('/cards').set('Idempotency-Key', idempotencyKey).send(body).expect(201);
@@ -297,7 +326,10 @@ describe('POST /cards', () => {
     expect(second.text).toBe(first.text);
     const listed = await api().get('/cards').query({ platformCardId: body.platformCardId }).expect(200);
     expect(listed.body.totalCount).toBe(1);
-    const different = await api().post('/cards').set('Idempotency-Key', idempotencyKey).send(cardRequest(holder)).expect(409);
-    expect(different.body.details).toEqual({ reason: 'IDEMPOTENCY_KEY_REUSED' });
+    const different = await api().post('/cards').set('Idempotency-Key', idempotencyKey).send(cardRequest(holder)).expect(400);
+    expect(different.body.details).toEqual({
+      reason: 'IDEMPOTENCY_KEY_REUSED',
+      errors: [{ field: 'Idempotency-Key', constraint: {}, message: 'This Idempotency-Key was used for a different request' }],
+    });
   });
 });

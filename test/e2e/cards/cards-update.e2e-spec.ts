@@ -135,15 +135,18 @@ describe('PATCH /cards/{id}', () => {
     expect((await history(card.id)).map((event) => event.type).slice(-2)).toEqual(['CardSpendLimitChanged', 'CardClosed']);
   });
 
-  it('new funding sources are checked like on issuance: 404 unknown, 400 another customer\'s', async () => {
+  it('new funding sources are checked like on issuance: 400 on the entry for an unknown one or another customer\'s', async () => {
     const card = await activeCard(api(), holder);
     const unknownId = 'InternalAccount:0199a000-0000-7000-8000-000000000abc';
-    const unknown = await patch(card.id, { fundingSources: [unknownId] }).expect(404);
-    expect(unknown.body).toEqual({ status: 404, code: 'NOT_FOUND', message: 'Funding source internal account not found', details: { accountIds: [unknownId] } });
+    const unknown = await patch(card.id, { fundingSources: [unknownId] }).expect(400);
+    expect(unknown.body.details).toEqual({
+      errors: [{ field: 'fundingSources.0', constraint: {}, message: `${unknownId} is not an internal account of this platform` }],
+      reason: 'FUNDING_SOURCE_INELIGIBLE',
+    });
     const stranger = await approvedCardholder(api());
     const foreign = await patch(card.id, { fundingSources: [holder.accounts.USD.id, stranger.accounts.USDC.id] }).expect(400);
     expect(foreign.body.details.errors).toEqual([
-      { field: 'fundingSources.1', constraint: 'FORMAT', message: `${stranger.accounts.USDC.id} belongs to another customer` },
+      { field: 'fundingSources.1', constraint: {}, message: `${stranger.accounts.USDC.id} belongs to another customer` },
     ]);
     expect((await api().get(`/cards/${card.id}`).expect(200)).body).toEqual(card);
   });
@@ -156,26 +159,26 @@ describe('PATCH /cards/{id}', () => {
       status: 400,
       code: 'INVALID_INPUT',
       message: 'The request has invalid fields',
-      details: { errors: [{ field: 'body', constraint: 'REQUIRED', message: 'Give at least one of state, fundingSources, maxSpendPerTransaction' }] },
+      details: { errors: [{ field: 'body', constraint: {}, message: 'Give at least one of state, fundingSources, maxSpendPerTransaction' }] },
     });
     const wrong = await patch(card.id, { state: 'PROCESSING', fundingSources: [], maxSpendPerTransaction: 0, platformCardId: 'new' }).expect(400);
     expect(fieldsOf(wrong)).toEqual([
-      ['platformCardId', 'UNKNOWN_FIELD'],
-      ['state', 'ENUM'],
-      ['fundingSources', 'MIN_LENGTH'],
-      ['maxSpendPerTransaction', 'MIN'],
+      ['platformCardId', {}],
+      ['state', { enum: ['ACTIVE', 'FROZEN', 'CLOSED'] }],
+      ['fundingSources', {}],
+      ['maxSpendPerTransaction', {}],
     ]);
     const types = await patch(card.id, { state: null, fundingSources: [holder.accounts.USD.id, 'x', holder.accounts.USD.id], maxSpendPerTransaction: '5' }).expect(400);
     expect(fieldsOf(types)).toEqual([
-      ['state', 'TYPE'],
-      ['maxSpendPerTransaction', 'TYPE'],
-      ['fundingSources.1', 'FORMAT'],
-      ['fundingSources.2', 'FORMAT'],
+      ['state', {}],
+      ['maxSpendPerTransaction', {}],
+      ['fundingSources.1', { format: 'InternalAccount-id' }],
+      ['fundingSources.2', {}],
     ]);
-    expect(fieldsOf(await patch(card.id, { maxSpendPerTransaction: 9_000_000_000_000_001 }).expect(400))).toEqual([['maxSpendPerTransaction', 'MAX']]);
-    expect(fieldsOf(await patch(card.id, { state: 'frozen' }).expect(400))).toEqual([['state', 'ENUM']]);
-    expect(fieldsOf(await api().patch(`/cards/${card.id}`).send([{ state: 'FROZEN' }]).expect(400))).toEqual([['body', 'TYPE']]);
-    expect(fieldsOf(await patch('Card:nope', { state: 'FROZEN' }).expect(400))).toEqual([['cardId', 'FORMAT']]);
+    expect(fieldsOf(await patch(card.id, { maxSpendPerTransaction: 9_000_000_000_000_001 }).expect(400))).toEqual([['maxSpendPerTransaction', {}]]);
+    expect(fieldsOf(await patch(card.id, { state: 'frozen' }).expect(400))).toEqual([['state', { enum: ['ACTIVE', 'FROZEN', 'CLOSED'] }]]);
+    expect(fieldsOf(await api().patch(`/cards/${card.id}`).send([{ state: 'FROZEN' }]).expect(400))).toEqual([['body', {}]]);
+    expect(fieldsOf(await patch('Card:nope', { state: 'FROZEN' }).expect(400))).toEqual([['cardId', { format: 'Card-id' }]]);
     expect((await api().get(`/cards/${card.id}`).expect(200)).body).toEqual(card);
   });
 
@@ -195,7 +198,8 @@ describe('PATCH /cards/{id}', () => {
     expect(requested.data).toEqual(expect.objectContaining({ cardId: created.id, cardholderId: holder.customer.id, issuerScenario: 'ISSUE' }));
     expect(requested.metadata).toEqual(expect.objectContaining({ platformId: testApp.platform.platformId, actor: `platform:${testApp.platform.clientId}`, idempotencyKey }));
     expect(issued.metadata).toEqual(expect.objectContaining({ actor: 'system:task:card.issuer-decision', correlationId: requested.metadata.correlationId, causationId: requested.eventId }));
-    expect(frozen.metadata).toEqual(expect.objectContaining({ actor: `platform:${testApp.platform.clientId}`, idempotencyKey: null }));
+    expect(frozen.metadata).toEqual(expect.objectContaining({ actor: `platform:${testApp.platform.clientId}` }));
+    expect(frozen.metadata).not.toHaveProperty('idempotencyKey');
     expect(frozen.metadata.correlationId).not.toBe(requested.metadata.correlationId);
   });
 });

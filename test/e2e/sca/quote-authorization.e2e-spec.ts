@@ -64,7 +64,7 @@ describe('SCA: quotes from execute through every challenge to settlement', () =>
     expect(await balances(api(), sender.usd.id)).toEqual({ available: 1_000_000 - quote.totalSendingAmount, total: 1_000_000 });
     await settled(sender, quote, quote.totalSendingAmount);
     const transaction = await transactionWithStatus(api(), quote.transactionId, 'COMPLETED');
-    expect(transaction.failureReason).toBeNull();
+    expect(transaction).not.toHaveProperty('failureReason');
     // The code was accepted once: the quote no longer waits for a proof.
     const late = await authorize(quote.id, { code: SMS_CODE }).expect(409);
     expect(late.body.details).toEqual({ reason: 'QUOTE_NOT_PENDING_AUTHORIZATION', status: 'COMPLETED' });
@@ -132,7 +132,8 @@ describe('SCA: quotes from execute through every challenge to settlement', () =>
 
       const otherAmount = linkedChallengeHex({ ...quote, totalSendingAmount: quote.totalSendingAmount + 1 }, challenge.id, 'SENDING');
       const forOtherAmount = await prove(quote.id, authenticator.assert({ challenge: { hex: otherAmount } }), authenticator.origin).expect(400);
-      expect(forOtherAmount.body.details).toMatchObject({ reason: 'CHALLENGE_MISMATCH', failedAttempts: 1, errors: [{ field: 'passkeyAssertion', constraint: 'FORMAT', message: expect.any(String) }] });
+      expect(forOtherAmount.body.details).toMatchObject({ reason: 'CHALLENGE_MISMATCH', failedAttempts: 1 });
+      expect(forOtherAmount.body.details.errors).toEqual([{ field: 'passkeyAssertion', constraint: {}, message: expect.any(String) }]);
       const otherPayee = linkedChallengeHex({ ...quote, destination: { accountId: sender.eurPayee.id } }, challenge.id, 'SENDING');
       expect((await prove(quote.id, authenticator.assert({ challenge: { hex: otherPayee } }), authenticator.origin).expect(400)).body.details.reason).toBe('CHALLENGE_MISMATCH');
       const evil = await prove(quote.id, assertFor(authenticator, challenge, { origin: 'https://evil.example' }), 'https://evil.example').expect(400);

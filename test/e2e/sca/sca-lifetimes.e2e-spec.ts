@@ -45,13 +45,13 @@ describe('SCA lifetimes', () => {
     const response = await api().post('/sca/factors').send({ customerId }).expect(409);
     expect(response.body.code).toBe('SCA_SESSION_REQUIRED');
     await scaLogin(api(), customerId);
-    await api().post('/sca/factors').send({ customerId }).expect(201);
+    await api().post('/sca/factors').send({ customerId }).expect(200);
   });
 
   it('an enrollment left unconfirmed expires: 409 ENROLLMENT_EXPIRED, and it is no longer listed', async () => {
     const customerId = await european();
     await scaLogin(api(), customerId);
-    const started = (await api().post('/sca/factors').send({ customerId }).expect(201)).body;
+    const started = (await api().post('/sca/factors').send({ customerId }).expect(200)).body;
     await sleep(Date.parse(started.scaChallenge.expiresAt) - Date.now() + 50);
     const attestation = newAuthenticator().register({ challenge: started.scaChallenge.passkeyCreationOptions.challenge });
     const late = await api().post('/sca/factors/confirm').send({ factorId: started.id, passkeyAttestation: attestation, origin: SCA_ORIGIN }).expect(409);

@@ -23,7 +23,11 @@ describe('SCA login', () => {
     const customerId = await european();
     const before = Date.now();
     const started = await api().post('/sca/login/start').send({ customerId, factor: 'SMS_OTP' }).expect(200);
+    // The contract's ScaLoginStart (factor, challengeId, expiresAt), and the same challenge as an ScaChallenge.
     expect(started.body).toEqual({
+      factor: 'SMS_OTP',
+      challengeId: started.body.scaChallenge.id,
+      expiresAt: started.body.scaChallenge.expiresAt,
       customerId,
       scaChallenge: { id: expect.stringMatching(/^ScaChallenge:[0-9a-f-]{36}$/), expiresAt: expect.any(String), factor: 'SMS_OTP', availableFactors: ['SMS_OTP'] },
     });
@@ -36,6 +40,8 @@ describe('SCA login', () => {
       .send({ customerId, factor: 'SMS_OTP', code: SMS_CODE, endUserIpAddress: END_USER_IP })
       .expect(200);
     expect(session.body).toEqual({
+      status: 'SUCCESS',
+      sessionExpiresAt: session.body.expiresAt,
       id: expect.stringMatching(/^Session:[0-9a-f-]{36}$/),
       customerId,
       factor: 'SMS_OTP',
@@ -62,7 +68,7 @@ describe('SCA login', () => {
       code: 'INVALID_INPUT',
       message: 'The code is not valid for this challenge',
       details: {
-        errors: [{ field: 'code', constraint: 'FORMAT', message: 'The code is not valid for this challenge' }],
+        errors: [{ field: 'code', constraint: {}, message: 'The code is not valid for this challenge' }],
         reason: 'WRONG_CODE',
         failedAttempts: 1,
         remainingAttempts: 4,
@@ -94,7 +100,37 @@ describe('SCA login', () => {
 
     const right = await api().post('/sca/login/complete').send({ ...body, code: SMS_CODE }).expect(423);
     expect(right.body.details).toEqual(locked.body.details);
-    await api().post('/sca/login/start').send({ customerId, factor: 'SMS_OTP' }).expect(423);
+    // /sca/login/start declares no 423: the lock is a 409 there, with the same details.
+    const start = await api().post('/sca/login/start').send({ customerId, factor: 'SMS_OTP' }).expect(409);
+    expect(start.body).toEqual({ status: 409, code: 'CONFLICT', message: locked.body.message, details: { reason: 'ACCOUNT_LOCKED', ...locked.body.details } });
+  });
+
+  it('takes the customer from the customerId query parameter (the contract), and refuses a body naming another one', async () => {
+    const customerId = await european();
+    const started = await api().post('/sca/login/start').query({ customerId }).send({ factor: 'SMS_OTP' }).expect(200);
+    expect(started.body.customerId).toBe(customerId);
+    const session = await api()
+      .post('/sca/login/complete')
+      .query({ customerId })
+      .send({ factor: 'SMS_OTP', code: SMS_CODE, endUserIpAddress: END_USER_IP, challengeId: started.body.challengeId, passkeyAssertion: null, origin: null })
+      .expect(200);
+    expect(session.body).toEqual(expect.objectContaining({ status: 'SUCCESS', customerId }));
+    const other = await european();
+    const mismatch = await api().post('/sca/login/start').query({ customerId }).send({ customerId: other, factor: 'SMS_OTP' }).expect(400);
+    expect(mismatch.body.details.errors).toEqual([{ field: 'customerId', constraint: {}, message: 'The customerId query parameter and body field name different customers' }]);
+    const missing = await api().post('/sca/login/start').send({ factor: 'SMS_OTP' }).expect(400);
+    expect(missing.body.details.errors).toEqual([{ field: 'customerId', constraint: {}, message: 'customerId is required (query parameter)' }]);
+  });
+
+  it('complete refuses a challengeId that is not the pending login challenge', async () => {
+    const customerId = await european();
+    await api().post('/sca/login/start').query({ customerId }).send({ factor: 'SMS_OTP' }).expect(200);
+    const stale = await api()
+      .post('/sca/login/complete')
+      .query({ customerId })
+      .send({ factor: 'SMS_OTP', code: SMS_CODE, endUserIpAddress: END_USER_IP, challengeId: 'ScaChallenge:0199a000-0000-7000-8000-000000000001' })
+      .expect(400);
+    expect(stale.body.details.errors.map((error: { field: string }) => error.field)).toEqual(['challengeId']);
   });
 
   it('customers outside SCA regions get 409 from every SCA endpoint', async () => {
@@ -118,8 +154,9 @@ describe('SCA login', () => {
     const other = await testApp.createPlatform();
     await other.api.post('/sca/login/start').send({ customerId, factor: 'SMS_OTP' }).expect(404);
     await api().delete(`/customers/${customerId}`).expect(200);
-    const gone = await api().post('/sca/login/start').send({ customerId, factor: 'SMS_OTP' }).expect(410);
-    expect(gone.body.code).toBe('CUSTOMER_DELETED');
+    // The SCA operations declare no 410: a deleted customer is not found, the reason says why.
+    const gone = await api().post('/sca/login/start').send({ customerId, factor: 'SMS_OTP' }).expect(404);
+    expect(gone.body).toEqual({ status: 404, code: 'USER_NOT_FOUND', message: 'The customer was deleted', details: { reason: 'CUSTOMER_DELETED' } });
   });
 
   it('TOTP and PASSKEY logins need an enrolled factor: 409', async () => {
@@ -136,14 +173,14 @@ describe('SCA login', () => {
     expect(early.body.details).toEqual({ reason: 'NO_PENDING_CHALLENGE' });
     await api().post('/sca/login/start').send({ customerId, factor: 'SMS_OTP' }).expect(200);
     const otherFactor = await api().post('/sca/login/complete').send({ customerId, factor: 'PASSKEY', code: SMS_CODE, endUserIpAddress: END_USER_IP }).expect(400);
-    expect(otherFactor.body.details.errors).toEqual([{ field: 'factor', constraint: 'ENUM', message: 'The pending login challenge was issued for SMS_OTP' }]);
+    expect(otherFactor.body.details.errors).toEqual([{ field: 'factor', constraint: { enum: ['SMS_OTP'] }, message: 'The pending login challenge was issued for SMS_OTP' }]);
     const noCode = await api()
       .post('/sca/login/complete')
       .send({ customerId, factor: 'SMS_OTP', origin: 'https://bank.example', endUserIpAddress: END_USER_IP })
       .expect(400);
     expect(noCode.body.details.errors).toEqual([
-      { field: 'code', constraint: 'REQUIRED', message: 'code is required for an SMS_OTP challenge' },
-      { field: 'origin', constraint: 'FORMAT', message: 'origin is only for PASSKEY challenges' },
+      { field: 'code', constraint: {}, message: 'code is required for an SMS_OTP challenge' },
+      { field: 'origin', constraint: {}, message: 'origin is only for PASSKEY challenges' },
     ]);
     // Neither counted as a wrong proof.
     const ok = await api().post('/sca/login/complete').send({ customerId, factor: 'SMS_OTP', code: SMS_CODE, endUserIpAddress: END_USER_IP }).expect(200);
@@ -153,20 +190,20 @@ describe('SCA login', () => {
   it('validates bodies, listing every bad field', async () => {
     const start = await api().post('/sca/login/start').send({ customerId: 'nope', factor: 'EMAIL', extra: 1 }).expect(400);
     expect(start.body.code).toBe('INVALID_INPUT');
-    expect(start.body.details.errors.map((error: { field: string; constraint: string }) => [error.field, error.constraint]).sort()).toEqual([
-      ['customerId', 'FORMAT'],
-      ['extra', 'UNKNOWN_FIELD'],
-      ['factor', 'ENUM'],
+    expect(start.body.details.errors.map((error: { field: string; constraint: object }) => [error.field, error.constraint]).sort()).toEqual([
+      ['customerId', { format: 'Customer-id' }],
+      ['extra', {}],
+      ['factor', { enum: ['SMS_OTP', 'TOTP', 'PASSKEY'] }],
     ]);
     const complete = await api().post('/sca/login/complete').send({ code: 123456, endUserIpAddress: '999.1.1.1' }).expect(400);
-    expect(complete.body.details.errors.map((error: { field: string; constraint: string }) => [error.field, error.constraint]).sort()).toEqual([
-      ['code', 'TYPE'],
-      ['customerId', 'REQUIRED'],
-      ['endUserIpAddress', 'FORMAT'],
-      ['factor', 'REQUIRED'],
+    expect(complete.body.details.errors.map((error: { field: string; constraint: object }) => [error.field, error.constraint]).sort()).toEqual([
+      ['code', {}],
+      ['customerId', {}],
+      ['endUserIpAddress', { format: 'ip' }],
+      ['factor', {}],
     ]);
     const missingIp = await api().post('/sca/login/complete').send({ customerId: 'Customer:0195f000-0000-7000-8000-000000000000', factor: 'SMS_OTP', code: SMS_CODE }).expect(400);
-    expect(missingIp.body.details.errors).toEqual([{ field: 'endUserIpAddress', constraint: 'REQUIRED', message: expect.any(String) }]);
+    expect(missingIp.body.details.errors).toEqual([{ field: 'endUserIpAddress', constraint: {}, message: expect.any(String) }]);
     await api().post('/sca/login/start').send([]).expect(400);
   });
 

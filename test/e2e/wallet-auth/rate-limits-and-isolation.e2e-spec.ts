@@ -71,10 +71,18 @@ describe('embedded wallet rate limits and isolation', () => {
     const api = intruder.api;
     const unknownAccount = 'InternalAccount:0199a000-0000-7000-8000-00000000abcd';
     for (const accountId of [wallet.accountId, unknownAccount]) {
+      // The list operations declare no 404: an accountId naming no wallet of the platform is a bad parameter.
       const credentials = await api.get('/auth/credentials').query({ accountId });
-      expect(credentials.status).toBe(404);
-      expect(credentials.body).toEqual({ status: 404, code: 'NOT_FOUND', message: 'Internal account not found' });
-      expect((await api.get('/auth/sessions').query({ accountId })).status).toBe(404);
+      expect(credentials.status).toBe(400);
+      expect(credentials.body).toEqual({
+        status: 400,
+        code: 'INVALID_INPUT',
+        message: 'The request has invalid fields',
+        details: { errors: [{ field: 'accountId', constraint: {}, message: 'accountId names no embedded wallet internal account of this platform' }] },
+      });
+      expect((await api.get('/auth/sessions').query({ accountId })).body).toEqual(credentials.body);
+      const patched = await api.patch(`/internal-accounts/${accountId}`).send({ privateEnabled: true });
+      expect(patched.body).toEqual({ status: 404, code: 'REFERENCE_NOT_FOUND', message: 'Internal account not found' });
       expect((await api.patch(`/internal-accounts/${accountId}`).send({ privateEnabled: true })).status).toBe(404);
       expect((await api.post(`/internal-accounts/${accountId}/export`).send({ clientPublicKey: generateWalletKeyPair().publicKeyUncompressed })).status).toBe(404);
       expect((await api.post('/auth/credentials').send({ type: 'SMS_OTP', accountId, phoneNumber: '+14155550100' })).status).toBe(404);
@@ -83,11 +91,11 @@ describe('embedded wallet rate limits and isolation', () => {
       for (const call of [api.post(`/auth/credentials/${credentialId}/challenge`), api.post(`/auth/credentials/${credentialId}/verify`).send({}), api.delete(`/auth/credentials/${credentialId}`)]) {
         const response = await call;
         expect(response.status).toBe(404);
-        expect(response.body).toEqual({ status: 404, code: 'NOT_FOUND', message: 'Auth credential not found' });
+        expect(response.body).toEqual({ status: 404, code: 'REFERENCE_NOT_FOUND', message: 'Auth credential not found' });
       }
     }
     for (const sessionId of [session.id, 'Session:0199a000-0000-7000-8000-00000000abcd']) {
-      expect((await api.delete(`/auth/sessions/${sessionId}`)).body).toEqual({ status: 404, code: 'NOT_FOUND', message: 'Session not found' });
+      expect((await api.delete(`/auth/sessions/${sessionId}`)).body).toEqual({ status: 404, code: 'REFERENCE_NOT_FOUND', message: 'Session not found' });
       expect((await api.post(`/auth/sessions/${sessionId}/refresh`).send({ clientPublicKey: generateWalletKeyPair().publicKey })).status).toBe(404);
     }
     // A pending request of the wallet's platform is no pending request for another platform's wallet.
@@ -113,16 +121,16 @@ describe('embedded wallet rate limits and isolation', () => {
   it('list queries and ids are validated: accountId required and well formed, malformed path ids 400', async () => {
     const api = first.platform.api;
     const missing = await api.get('/auth/credentials');
-    expect(missing.body.details.errors).toEqual([{ field: 'accountId', constraint: 'REQUIRED', message: 'accountId is required' }]);
+    expect(missing.body.details.errors).toEqual([{ field: 'accountId', constraint: {}, message: 'accountId is required' }]);
     const bad = await api.get('/auth/sessions').query({ accountId: 'nope', limit: 5 });
     expect(bad.body.details.errors.map((error: { field: string }) => error.field).sort()).toEqual(['accountId', 'limit']);
     expect((await api.post('/auth/credentials/nope/challenge')).body.details.errors[0].field).toBe('credentialId');
     expect((await api.delete('/auth/sessions/nope')).status).toBe(400);
     const fiat = (await api.get('/internal-accounts').query({ type: 'INTERNAL_FIAT' }).expect(200)).body.data[0];
     const notWallet = await api.post('/auth/credentials').send({ type: 'SMS_OTP', accountId: fiat.id, phoneNumber: '+14155550100' });
-    expect(notWallet.body.details.errors).toEqual([{ field: 'accountId', constraint: 'FORMAT', message: 'accountId must be an EMBEDDED_WALLET internal account' }]);
+    expect(notWallet.body.details.errors).toEqual([{ field: 'accountId', constraint: {}, message: 'accountId must be an EMBEDDED_WALLET internal account' }]);
     const body = await api.post('/auth/credentials').send({ type: 'FAX', accountId: fiat.id });
-    expect(body.body.details.errors[0]).toMatchObject({ field: 'type', constraint: 'ENUM' });
+    expect(body.body.details.errors[0]).toEqual({ field: 'type', constraint: { enum: ['EMAIL_OTP', 'SMS_OTP', 'PASSKEY', 'OAUTH'] }, message: expect.any(String) });
     const fields = await api.post('/auth/credentials').send({ type: 'EMAIL_OTP', accountId: fiat.id, email: 'not-an-email', extra: 1 });
     expect(fields.body.details.errors.map((error: { field: string }) => error.field).sort()).toEqual(['email', 'extra']);
   });

@@ -74,7 +74,7 @@ describe('wallet CLI', () => {
   it('fails with a message and exit code 1 on a bad request', async () => {
     await expect(cli('credentials', '--account', 'InternalAccount:0199a000-0000-7000-8000-00000000abcd')).rejects.toMatchObject({
       code: 1,
-      stderr: expect.stringContaining('HTTP 404 NOT_FOUND'),
+      stderr: 'wallet: list credentials: HTTP 400 INVALID_INPUT The request has invalid fields\n',
     });
   });
 });

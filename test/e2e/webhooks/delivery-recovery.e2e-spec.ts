@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
 import { Client } from 'pg';
-import request from 'supertest';
 import { APP_CONFIG, AppConfig } from '../../../src/infra/config';
 import { DeliveryQueues } from '../../../src/webhooks/delivery/delivery-queues';
 import { DeliveryStore } from '../../../src/webhooks/delivery/delivery-store';
@@ -12,7 +11,7 @@ import { DeliveryWorkerPool } from '../../../src/webhooks/delivery/delivery-work
 import { WebhookDeliveryService } from '../../../src/webhooks/delivery/webhook-delivery.service';
 import { FreshDatabase, freshDatabase, freshRedisPrefix, testRedisUrl } from '../../support/database';
 import { ServiceProcess, startServiceProcess } from '../../support/service-process';
-import { PlatformClient, TestApp, TestPlatform, eventually, platformClient, startTestApp } from '../../support/test-app';
+import { PlatformClient, TestApp, TestPlatform, anonymousClient, eventually, platformClient, startTestApp } from '../../support/test-app';
 import { WebhookReceiver } from '../../support/webhook-receiver';
 
 /** Short locks so a job whose worker died is handed on within about a second. */
@@ -194,7 +193,7 @@ describe('webhook delivery recovery', () => {
 
   async function reactorCaughtUp(app: TestApp): Promise<void> {
     await eventually(async () => {
-      const health = await request(app.origin).get('/health');
+      const health = await anonymousClient(app.origin).get('/health');
       return health.body.checks?.projections?.consumers?.webhooks?.lagEvents === 0;
     }, 20_000);
   }

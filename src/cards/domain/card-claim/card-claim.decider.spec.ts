@@ -16,13 +16,18 @@ describe('platformCardId claim decider', () => {
     expect(cardClaimDecider.decide(claim('Card:a'), given([claimed('Card:a')]))).toEqual([]);
   });
 
-  it('refuses another card with 409 CONFLICT naming the holder', () => {
+  it('refuses another card with 400 INVALID_INPUT on platformCardId naming the holder (POST /cards declares no 409)', () => {
     try {
       cardClaimDecider.decide(claim('Card:b'), given([claimed('Card:a')]));
       throw new Error('expected a conflict');
     } catch (error) {
-      expect((error as DomainError).code).toBe('CONFLICT');
-      expect((error as DomainError).details).toEqual({ platformCardId: 'card-7', cardId: 'Card:a' });
+      expect((error as DomainError).code).toBe('INVALID_INPUT');
+      expect((error as DomainError).details).toEqual({
+        errors: [{ field: 'platformCardId', constraint: {}, message: 'A card with this platformCardId already exists' }],
+        reason: 'PLATFORM_CARD_ID_EXISTS',
+        platformCardId: 'card-7',
+        cardId: 'Card:a',
+      });
     }
   });
 

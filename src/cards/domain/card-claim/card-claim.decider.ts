@@ -1,5 +1,5 @@
 import { Decider } from '../../../infra/domain/decider';
-import { DomainError } from '../../../infra/domain/domain-error';
+import { platformCardIdTaken } from '../../cards.errors';
 
 /**
  * A platform's `platformCardId` names at most one card, for good: a closed card keeps its
@@ -33,10 +33,8 @@ export const cardClaimDecider: Decider<ClaimPlatformCardId, CardClaimState, Card
   decide(command, state) {
     if (state.status === 'held' && state.cardId === command.cardId) return [];
     if (state.status === 'held' && state.cardId !== command.takeOverFrom) {
-      throw new DomainError('CONFLICT', 'A card with this platformCardId already exists', {
-        platformCardId: command.platformCardId,
-        cardId: state.cardId,
-      });
+      // 400, not 409: `POST /cards` declares no 409, and the platform must pick another identifier.
+      throw platformCardIdTaken(command.platformCardId, state.cardId);
     }
     return [
       {

@@ -143,7 +143,7 @@ describe('card decider', () => {
   });
 
   it('answers NOT_FOUND for an unknown card and for another platform\'s card', () => {
-    expect(errorOf(() => when(given([]), update({ state: 'FROZEN' })))?.code).toBe('NOT_FOUND');
-    expect(errorOf(() => when(given(inState.ACTIVE), update({ state: 'FROZEN' }, 'platform-b')))?.code).toBe('NOT_FOUND');
+    expect(errorOf(() => when(given([]), update({ state: 'FROZEN' })))?.code).toBe('REFERENCE_NOT_FOUND');
+    expect(errorOf(() => when(given(inState.ACTIVE), update({ state: 'FROZEN' }, 'platform-b')))?.code).toBe('REFERENCE_NOT_FOUND');
   });
 });

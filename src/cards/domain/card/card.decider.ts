@@ -1,5 +1,6 @@
 import { Decider } from '../../../infra/domain/decider';
 import { DomainError } from '../../../infra/domain/domain-error';
+import { cardNotFound } from '../../cards.errors';
 import {
   CardEvent,
   CardForm,
@@ -171,7 +172,7 @@ export const cardDecider: Decider<CardCommand, CardState, CardEvent> = {
  * card already has record nothing; a state equal to the current one is a transition not listed.
  */
 function decideUpdate(state: CardState, platformId: string, changes: CardChanges, now: string): CardEvent[] {
-  if (state.status === 'none' || state.platformId !== platformId) throw new DomainError('NOT_FOUND', 'Card not found');
+  if (state.status === 'none' || state.platformId !== platformId) throw cardNotFound();
   assertMutable(state, changes);
   const ref = { cardId: state.cardId, platformId: state.platformId };
   if (changes.state !== undefined && !isAllowedTransition(state.status, changes.state)) {

@@ -60,12 +60,12 @@ describe('SCA profile decider', () => {
   it('refuses a late or unknown confirmation, and removes a passkey by its factor id', () => {
     const confirm: ProfileCommand = { type: 'ConfirmPasskeyEnrollment', ...ref, factorId: 'ScaFactor:f', credential, now: EXPIRY };
     expect(refusal(() => when(given([enrollmentStarted]), confirm))?.details?.reason).toBe('ENROLLMENT_EXPIRED');
-    expect(refusal(() => when(given([enrollmentStarted]), { ...confirm, factorId: 'ScaFactor:x', now: T1 }))?.code).toBe('NOT_FOUND');
+    expect(refusal(() => when(given([enrollmentStarted]), { ...confirm, factorId: 'ScaFactor:x', now: T1 }))?.code).toBe('REFERENCE_NOT_FOUND');
     const remove: ProfileCommand = { type: 'RemovePasskey', ...ref, factorId: 'ScaFactor:f', now: T1 };
     const removed = when(given([enrollmentStarted, enrolled]), remove);
     expect(removed).toEqual([{ type: 'ScaPasskeyRemoved', data: { ...ref, factorId: 'ScaFactor:f', removedAt: T1 } }]);
     expect(given([enrollmentStarted, enrolled, ...removed]).passkey).toBeNull();
-    expect(refusal(() => when(given([]), remove))?.code).toBe('NOT_FOUND');
+    expect(refusal(() => when(given([]), remove))?.code).toBe('REFERENCE_NOT_FOUND');
   });
 
   it('a login challenge opens a session once; PASSKEY login needs an enrolled passkey', () => {

@@ -328,5 +328,5 @@ function withCounter(state: ProfileState, counter: number | null): ProfileState 
 }
 
 function factorMismatch(expected: ChallengeFactor): DomainError {
-  return new ValidationError([{ field: 'factor', constraint: 'ENUM', message: `The pending challenge was issued for ${expected}` }]);
+  return new ValidationError([{ field: 'factor', constraint: { enum: [expected] }, message: `The pending challenge was issued for ${expected}` }]);
 }

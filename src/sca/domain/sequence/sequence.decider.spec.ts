@@ -92,8 +92,8 @@ describe('SCA challenge sequence decider', () => {
 
   it('refuses to go on without the next challenge prepared, and an unknown challenge is not found', () => {
     expect(refusal(() => when(given(opened(twoSteps)), authorize('ScaChallenge:1')))?.code).toBe('INTERNAL_ERROR');
-    expect(refusal(() => when(given(opened(oneStep)), authorize('ScaChallenge:9')))?.code).toBe('NOT_FOUND');
-    expect(refusal(() => when(given([]), authorize('ScaChallenge:1')))?.code).toBe('NOT_FOUND');
+    expect(refusal(() => when(given(opened(oneStep)), authorize('ScaChallenge:9')))?.code).toBe('REFERENCE_NOT_FOUND');
+    expect(refusal(() => when(given([]), authorize('ScaChallenge:1')))?.code).toBe('REFERENCE_NOT_FOUND');
   });
 
   it('a proof after expiresAt records the expiry and fails the sequence: SCA_NOT_COMPLETED', () => {

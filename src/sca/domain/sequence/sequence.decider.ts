@@ -76,7 +76,7 @@ export type SequenceCommand =
   | { type: 'ExpireChallenge'; challengeId: string; now: string };
 
 export function sequenceNotFound(): DomainError {
-  return new DomainError('NOT_FOUND', 'SCA challenge not found');
+  return new DomainError('REFERENCE_NOT_FOUND', 'SCA challenge not found');
 }
 
 export function isChallengeExpired(challenge: CurrentChallenge, now: string): boolean {

@@ -51,8 +51,8 @@ describe('wallet session decider', () => {
 
   it('refuses to revoke a revoked, expired or unknown session', () => {
     const revoked = walletSessionDecider.decide({ type: 'RevokeSession', requestId: 'Request:x', now: '2025-10-13T12:01:00.000Z' }, given(created));
-    expect(code(() => walletSessionDecider.decide({ type: 'RevokeSession', requestId: 'Request:y', now: '2025-10-13T12:02:00.000Z' }, given([...created, ...revoked])))).toBe('NOT_FOUND');
-    expect(code(() => walletSessionDecider.decide({ type: 'RevokeSession', requestId: 'Request:y', now: '2025-10-13T12:20:00.000Z' }, given(created)))).toBe('NOT_FOUND');
-    expect(code(() => walletSessionDecider.decide({ type: 'RevokeSession', requestId: 'Request:y', now: '2025-10-13T12:02:00.000Z' }, given([])))).toBe('NOT_FOUND');
+    expect(code(() => walletSessionDecider.decide({ type: 'RevokeSession', requestId: 'Request:y', now: '2025-10-13T12:02:00.000Z' }, given([...created, ...revoked])))).toBe('REFERENCE_NOT_FOUND');
+    expect(code(() => walletSessionDecider.decide({ type: 'RevokeSession', requestId: 'Request:y', now: '2025-10-13T12:20:00.000Z' }, given(created)))).toBe('REFERENCE_NOT_FOUND');
+    expect(code(() => walletSessionDecider.decide({ type: 'RevokeSession', requestId: 'Request:y', now: '2025-10-13T12:02:00.000Z' }, given([])))).toBe('REFERENCE_NOT_FOUND');
   });
 });

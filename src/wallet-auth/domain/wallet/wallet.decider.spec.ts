@@ -70,7 +70,7 @@ describe('embedded wallet credentials decider', () => {
     expect(refusal(() => register(withPasskey, passkey('AuthMethod:p3', 'cred-3', 'h1')))?.code).toBe('INVALID_INPUT');
     const withOauth = given([...initial, ...register(state, oauth)]);
     expect(refusal(() => register(withOauth, { ...oauth, credentialId: 'AuthMethod:o2' }))).toEqual({
-      code: 'CONFLICT',
+      code: 'INVALID_INPUT',
       details: { reason: 'OAUTH_IDENTITY_ALREADY_REGISTERED' },
     });
   });
@@ -78,11 +78,12 @@ describe('embedded wallet credentials decider', () => {
   it('refuses a registration or removal decided on a credential set that has changed since', () => {
     const state = given(initial);
     const stale = { ...ref, type: 'RegisterCredential' as const, credential: sms, expectedCredentialSetVersion: 0, requestId: null, now: NOW };
-    expect(refusal(() => when(state, stale))?.code).toBe('EMAIL_OTP_CREDENTIAL_SET_CHANGED');
+    // No wallet operation declares a 409: the contract's code is the reason of a 400.
+    expect(refusal(() => when(state, stale))).toEqual({ code: 'INVALID_INPUT', details: { reason: 'EMAIL_OTP_CREDENTIAL_SET_CHANGED' } });
     const two = given([...initial, ...register(state, sms)]);
-    expect(refusal(() => when(two, { ...ref, type: 'RemoveCredential', credentialId: 'AuthMethod:s', expectedCredentialSetVersion: 1, requestId: 'Request:r', now: NOW }))?.code).toBe(
-      'EMAIL_OTP_CREDENTIAL_SET_CHANGED',
-    );
+    expect(refusal(() => when(two, { ...ref, type: 'RemoveCredential', credentialId: 'AuthMethod:s', expectedCredentialSetVersion: 1, requestId: 'Request:r', now: NOW }))?.details).toEqual({
+      reason: 'EMAIL_OTP_CREDENTIAL_SET_CHANGED',
+    });
   });
 
   it('removes a credential but never the last one', () => {
@@ -97,7 +98,7 @@ describe('embedded wallet credentials decider', () => {
       { type: 'WalletCredentialRemoved', data: { ...ref, credentialId: 'AuthMethod:e', credentialType: 'EMAIL_OTP', requestId: 'Request:r', credentialSetVersion: 3, removedAt: NOW } },
     ]);
     expect(Object.keys(given([...initial, ...register(one, sms), ...removed]).credentials)).toEqual(['AuthMethod:s']);
-    expect(refusal(() => when(two, { ...ref, type: 'RemoveCredential', credentialId: 'AuthMethod:x', expectedCredentialSetVersion: 2, requestId: 'Request:r', now: NOW }))?.code).toBe('NOT_FOUND');
+    expect(refusal(() => when(two, { ...ref, type: 'RemoveCredential', credentialId: 'AuthMethod:x', expectedCredentialSetVersion: 2, requestId: 'Request:r', now: NOW }))?.code).toBe('REFERENCE_NOT_FOUND');
   });
 
   it('answers only the latest OTP challenge, once, before it expires', () => {

@@ -238,7 +238,8 @@ export const walletDecider: Decider<WalletCommand, WalletState, WalletEvent> = {
 /** The per-wallet uniqueness rules of SPEC.md "Auth credential" (the `*_ALREADY_EXISTS` codes). */
 export function assertRegistrable(state: WalletState, credential: CredentialDetails): void {
   const existing = Object.values(state.credentials);
-  if (state.credentials[credential.credentialId]) throw new DomainError('CONFLICT', 'This credential id is already registered');
+  // 400s, never 409: `POST /auth/credentials` declares no 409.
+  if (state.credentials[credential.credentialId]) throw new DomainError('INVALID_INPUT', 'This credential id is already registered', { reason: 'CREDENTIAL_ALREADY_REGISTERED' });
   switch (credential.credentialType) {
     case 'EMAIL_OTP':
       if (existing.some((entry) => entry.credentialType === 'EMAIL_OTP')) {
@@ -256,7 +257,7 @@ export function assertRegistrable(state: WalletState, credential: CredentialDeta
         throw new DomainError('PASSKEY_CREDENTIAL_ALREADY_EXISTS', 'A passkey with this WebAuthn credential id is already registered');
       }
       if (state.registrationChallengeHashes.includes(passkey.registrationChallengeHash)) {
-        throw fieldError('challenge', 'FORMAT', 'This registration challenge was already used; registration challenges are single use');
+        throw fieldError('challenge', {}, 'This registration challenge was already used; registration challenges are single use');
       }
       return;
     }
@@ -265,7 +266,7 @@ export function assertRegistrable(state: WalletState, credential: CredentialDeta
       const same = existing.some(
         (entry) => entry.oauth && entry.oauth.iss === identity.iss && entry.oauth.aud === identity.aud && entry.oauth.sub === identity.sub,
       );
-      if (same) throw new DomainError('CONFLICT', 'This OAuth identity is already a credential of the wallet', { reason: 'OAUTH_IDENTITY_ALREADY_REGISTERED' });
+      if (same) throw new DomainError('INVALID_INPUT', 'This OAuth identity is already a credential of the wallet', { reason: 'OAUTH_IDENTITY_ALREADY_REGISTERED' });
       return;
     }
   }
