@@ -5,6 +5,7 @@ import type { Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { SwaggerModule } from '@nestjs/swagger';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
 import { AppConfig, splitDeployment } from './infra/config';
@@ -20,6 +21,8 @@ import { logger } from './infra/logger';
 import { createPool } from './infra/postgres/pool';
 import { CHECKPOINT_DDL } from './infra/projections/checkpoints';
 import { ProjectorThread } from './infra/projections/projector-thread';
+import { omitNulls } from './infra/http/wire-json';
+import { buildApiDocument } from './infra/openapi/api-document';
 
 export const API_VERSION = '2025-10-13';
 
@@ -52,6 +55,14 @@ export async function createApp(config: AppConfig, options: { projectorThread?: 
   app.setGlobalPrefix(API_VERSION, { exclude: ['health', 'health/live'] });
   app.getHttpAdapter().getInstance().disable('x-powered-by');
   app.getHttpAdapter().getInstance().set('etag', false);
+  app.getHttpAdapter().getInstance().set('json replacer', omitNulls);
+  // The service's own OpenAPI document, built on first request (src/infra/openapi/api-document.ts).
+  SwaggerModule.setup('docs', app, () => buildApiDocument(app, API_VERSION), {
+    useGlobalPrefix: true,
+    jsonDocumentUrl: 'openapi.json',
+    raw: ['json'],
+    customSiteTitle: 'Payments Service API',
+  });
   await app.init();
   keepConnectionsOpenLongerThanClients(app.getHttpServer() as Server);
   return app;
