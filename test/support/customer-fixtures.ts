@@ -19,6 +19,19 @@ export async function createIndividual(api: PlatformClient, fields: Record<strin
   return response.body;
 }
 
+/** A beneficial owner with every field the contract's owner requires (the sandbox reads lastName's last 3 characters). */
+export function beneficialOwner(lastName: string, personalInfo: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    personalInfo: {
+      firstName: 'Ann', lastName, birthDate: '1980-02-03', nationality: 'US', idType: 'SSN', identifier: '123-45-6789',
+      address: { line1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701', country: 'US' },
+      ...personalInfo,
+    },
+    roles: ['UBO', 'DIRECTOR'],
+    ownershipPercentage: 60,
+  };
+}
+
 export async function createBusiness(api: PlatformClient, fields: Record<string, unknown> = {}): Promise<any> {
   const response = await api.post('/customers').send({
     customerType: 'BUSINESS',

@@ -6,7 +6,9 @@ const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 
 /**
  * Another platform's ids answer exactly like unknown ids (same status, code and message) on every
- * route of these areas, reads and writes alike, and change nothing.
+ * route of these areas, reads and writes alike, and change nothing. That answer is 404, except for
+ * an id named in the body of an operation whose reference declares no 404 (POST
+ * /customers/external-accounts): a 400 field error.
  */
 describe('conformance: another platform\'s ids are unknown ids', () => {
   let testApp: TestApp;
@@ -37,7 +39,8 @@ describe('conformance: another platform\'s ids are unknown ids', () => {
     await testApp?.close();
   });
 
-  const routes = (id: Record<string, string>): Array<[string, string, Record<string, unknown>?]> => [
+  // [method, path, body, the body field a 400 lists where the answer is not 404]
+  const routes = (id: Record<string, string>): Array<[string, string, Record<string, unknown>?, string?]> => [
     ['get', `/customers/${id.customer}`],
     ['patch', `/customers/${id.customer}`, { email: 'thief@example.com' }],
     ['delete', `/customers/${id.customer}`],
@@ -52,8 +55,8 @@ describe('conformance: another platform\'s ids are unknown ids', () => {
     ['post', `/customers/external-accounts/${id.external}/untrust`],
     ['post', '/customers/external-accounts', {
       customerId: id.customer, currency: 'USD',
-      accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '123456789', routingNumber: '021000021' },
-    }],
+      accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: '123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Jane Doe' } },
+    }, 'customerId'],
     ['post', '/transfer-out', { source: { accountId: id.account }, destination: { accountId: id.external }, amount: 1 }],
     ['post', '/transfer-in', { source: { accountId: id.external }, destination: { accountId: id.account }, amount: 1 }],
     ['get', `/transactions/${id.transaction}`],
@@ -76,17 +79,20 @@ describe('conformance: another platform\'s ids are unknown ids', () => {
     payer: `Customer:${UNKNOWN}`,
   };
 
-  it('answers every route with the unknown id\'s 404, body for body (ids aside)', async () => {
+  it('answers every route with the unknown id\'s 404 (or 400 field error), body for body (ids aside)', async () => {
     const stranger = await testApp.createPlatform();
     const mine = routes(ids);
     const unknown = routes(unknownIds);
     for (let index = 0; index < mine.length; index++) {
-      const [method, path, body] = mine[index];
+      const [method, path, body, field] = mine[index];
       const foreign = await (body ? stranger.api[method as 'post'](path).send(body) : stranger.api[method as 'get'](path));
       const [, unknownPath, unknownBody] = unknown[index];
       const missing = await (unknownBody ? stranger.api[method as 'post'](unknownPath).send(unknownBody) : stranger.api[method as 'get'](unknownPath));
       const label = `${method.toUpperCase()} ${path}`;
-      expect({ label, status: foreign.status }).toEqual({ label, status: 404 });
+      expect({ label, status: foreign.status }).toEqual({ label, status: field ? 400 : 404 });
+      if (field) {
+        expect({ label, code: foreign.body.code, fields: foreign.body.details.errors.map((error: { field: string }) => error.field) }).toEqual({ label, code: 'INVALID_INPUT', fields: [field] });
+      }
       const withoutIds = (value: unknown) => JSON.parse(JSON.stringify(value).replace(/[A-Za-z]+:[0-9a-f]{8}-[0-9a-f-]{27}/g, '<id>'));
       expect({ label, body: withoutIds(foreign.body) }).toEqual({ label, body: withoutIds(missing.body) });
     }

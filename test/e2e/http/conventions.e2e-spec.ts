@@ -1,6 +1,6 @@
 import http from 'node:http';
 import request from 'supertest';
-import { TestApp, startTestApp } from '../../support/test-app';
+import { TestApp, anonymousClient, startTestApp } from '../../support/test-app';
 
 /** Wire basics every endpoint shares (DECISIONS.md section 1). */
 describe('HTTP conventions', () => {
@@ -18,11 +18,11 @@ describe('HTTP conventions', () => {
     const unauthorized = { status: 401, code: 'UNAUTHORIZED', message: 'Missing or invalid platform credentials' };
     const { clientId, clientSecret } = testApp.platform;
     const attempts = [
-      request(testApp.baseUrl).get('/config'),
-      request(testApp.baseUrl).get('/config').auth(clientId, `${clientSecret}x`),
-      request(testApp.baseUrl).get('/config').auth('client_unknown', clientSecret),
-      request(testApp.baseUrl).get('/config').set('Authorization', 'Basic !!!not-base64'),
-      request(testApp.baseUrl).get('/config').set('Authorization', `Bearer ${clientSecret}`),
+      anonymousClient(testApp.baseUrl).get('/config'),
+      anonymousClient(testApp.baseUrl).get('/config').auth(clientId, `${clientSecret}x`),
+      anonymousClient(testApp.baseUrl).get('/config').auth('client_unknown', clientSecret),
+      anonymousClient(testApp.baseUrl).get('/config').set('Authorization', 'Basic !!!not-base64'),
+      anonymousClient(testApp.baseUrl).get('/config').set('Authorization', `Bearer ${clientSecret}`),
     ];
     for (const attempt of attempts) {
       const response = await attempt.expect(401);
@@ -53,9 +53,9 @@ describe('HTTP conventions', () => {
   });
 
   it('serves liveness and readiness without credentials, with dependency details', async () => {
-    const live = await request(testApp.origin).get('/health/live').expect(200);
+    const live = await anonymousClient(testApp.origin).get('/health/live').expect(200);
     expect(live.body).toEqual({ status: 'ok' });
-    const ready = await request(testApp.origin).get('/health').expect(200);
+    const ready = await anonymousClient(testApp.origin).get('/health').expect(200);
     expect(ready.body.status).toBe('ok');
     expect(ready.body.checks.postgres.status).toBe('ok');
     expect(ready.body.checks.redis.status).toBe('ok');
@@ -75,7 +75,7 @@ describe('HTTP conventions', () => {
       .get('/audit/events')
       .query({ resourceId: 'Quote:01900000-0000-7000-8000-000000000000' })
       .expect(404);
-    expect(response.body.code).toBe('NOT_FOUND');
+    expect(response.body.code).toBe('REFERENCE_NOT_FOUND');
   });
 });
 

@@ -44,7 +44,7 @@ describe('List cursors', () => {
           status: 400,
           code: 'INVALID_INPUT',
           message: expect.any(String),
-          details: { errors: [{ field: 'cursor', constraint: 'FORMAT', message: 'cursor is not a cursor this service issued' }] },
+          details: { errors: [{ field: 'cursor', constraint: {}, message: 'cursor is not a cursor this service issued' }] },
         });
       }
     }

@@ -14,7 +14,7 @@ describe('audit CLI', () => {
       await testApp.platform.api
         .patch('/config')
         .set('X-Request-Id', `audit-cli-${fixedFee}`)
-        .send({ feeConfigs: [{ currencyCode: 'USD', fixedFee, variableFeeRate: 0 }] })
+        .send({ feeConfigs: [{ feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'USD', variableFeeBps: 0, fixedFee: { amount: fixedFee, currency: 'USD' } }] })
         .expect(200);
     }
   });
@@ -28,6 +28,7 @@ describe('audit CLI', () => {
     const http = await testApp.platform.api.get('/audit/events').query({ resourceId, limit: 2 }).expect(200);
     const cli = await runCli('audit', [resourceId, '--limit', '2'], testApp.databaseUrl);
     expect(cli.code).toBe(0);
+    // The CLI prints the page as stored, nulls included; over HTTP null-valued fields are left out.
     expect(JSON.parse(cli.stdout)).toEqual(http.body);
     expect(http.body).toEqual(expect.objectContaining({ resourceId, hasMore: true, nextCursor: '2', totalCount: 4 }));
 
@@ -49,7 +50,10 @@ describe('audit CLI', () => {
     ]);
     expect(page.data.map((entry: { revision: number }) => entry.revision)).toEqual([0, 1, 2, 3]);
     const last = page.data[3];
-    expect(last.data.changes).toEqual({ feeConfigs: [{ currencyCode: 'USD', fixedFee: 3, variableFeeRate: 0 }] });
+    // Stored in the events' own shape (fraction, minor units), each entry with its fee type.
+    expect(last.data.changes).toEqual({
+      feeConfigs: [{ currencyCode: 'USD', fixedFee: 3, variableFeeRate: 0, feeType: 'CROSS_CURRENCY_TRANSACTION' }],
+    });
     expect(last.metadata).toEqual(
       expect.objectContaining({
         correlationId: 'audit-cli-3',
@@ -65,7 +69,7 @@ describe('audit CLI', () => {
     expect(unknown.code).toBe(1);
     expect(JSON.parse(unknown.stderr.slice(unknown.stderr.indexOf('{')))).toEqual({
       status: 404,
-      code: 'NOT_FOUND',
+      code: 'REFERENCE_NOT_FOUND',
       message: 'No history for Quote:01900000-0000-7000-8000-000000000000',
     });
 

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import request from 'supertest';
 import { EVENT_STORE, EventStore, NewEvent } from '../../../src/infra/event-store/event-store.port';
 import { MAX_READY_LAG_EVENTS } from '../../../src/health/health.controller';
+import { ALL_PROJECTIONS } from '../../../projections';
+import { platformConfigProjection } from '../../../projections/platform-config/platform-config.projection';
 import { ReactorRegistry } from '../../../src/infra/infra.module';
 import { logger } from '../../../src/infra/logger';
 import { ProjectionRunner } from '../../../src/infra/projections/projection-runner';
-import { TestApp, eventually, startTestApp } from '../../support/test-app';
+import { TestApp, anonymousClient, eventually, startTestApp } from '../../support/test-app';
 
 /** `GET /health`: readiness follows the projector's lag, and a stuck consumer shows. */
 describe('readiness', () => {
@@ -19,7 +20,7 @@ describe('readiness', () => {
     await testApp?.close();
   });
 
-  const health = () => request(testApp.origin).get('/health');
+  const health = () => anonymousClient(testApp.origin).get('/health');
 
   function tick(): NewEvent {
     return {
@@ -44,16 +45,24 @@ describe('readiness', () => {
       status: 'ok',
       head: expect.stringMatching(/^\d+\/\d+$/),
       consumers: expect.objectContaining({
-        'platform-config': expect.objectContaining({
+        // No error: `lastError` and `lastErrorAt` are null, so left out of the answer.
+        'platform-config': {
           kind: 'projection',
           state: 'ok',
+          version: platformConfigProjection.version,
+          codeVersion: platformConfigProjection.version,
           position: response.body.checks.projections.head,
           lagEvents: 0,
+          lagCapped: false,
           lagSeconds: 0,
-          lastError: null,
-        }),
+          eventsApplied: 1,
+          updatedAt: expect.any(String),
+        },
       }),
     });
+    // Every projection and every registered reactor, each once.
+    const expectedNames = [...ALL_PROJECTIONS.map((projection) => projection.name), ...testApp.app.get(ReactorRegistry).reactors.map((reactor) => reactor.name)];
+    expect(Object.keys(response.body.checks.projections.consumers).sort()).toEqual(expectedNames.sort());
   });
 
   it('is not ready while the projector lags too far behind, and ready again once it caught up', async () => {

@@ -26,7 +26,7 @@ describe('service restart', () => {
       const first = await startTestApp({ database, queuePrefix, dataDir, env });
       const platform = first.platform;
       for (const fixedFee of [10, 20, 30, 40]) {
-        await platform.api.patch('/config').send({ feeConfigs: [{ currencyCode: 'USD', fixedFee, variableFeeRate: 0.01 }] }).expect(200);
+        await platform.api.patch('/config').send({ feeConfigs: [{ feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'USD', variableFeeBps: 100, fixedFee: { amount: fixedFee, currency: 'USD' } }] }).expect(200);
       }
       await platform.api.patch('/config').send({ webhookEndpoint: 'https://hooks.example.com/restart' }).expect(200);
       const configBefore = (await platform.api.get('/config').expect(200)).body;
@@ -53,7 +53,7 @@ describe('service restart', () => {
       expect(resumed.version).toBe(checkpointsBefore.get('platform-config')!.version);
 
       // And the aggregate carries on from its last revision.
-      const patched = await api.patch('/config').send({ feeConfigs: [] }).expect(200);
+      const patched = await api.patch('/config').send({ feeConfigs: [{ feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'USD', variableFeeBps: 100, fixedFee: { amount: 50, currency: 'USD' } }] }).expect(200);
       expect(patched.body.webhookEndpoint).toBe('https://hooks.example.com/restart');
       const historyAfter = (await api.get('/audit/events').query({ resourceId: platform.platformId }).expect(200)).body;
       expect(historyAfter.data.slice(0, historyBefore.data.length)).toEqual(historyBefore.data);
