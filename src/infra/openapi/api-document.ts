@@ -11,8 +11,10 @@ const { defaultMetadataStorage: classTransformerMetadataStorage } = require('cla
 /**
  * The service's own OpenAPI 3.1 document, assembled from its code:
  * - operations, paths, parameters and success statuses from Nest's route metadata (controllers);
- * - what each operation answers from its handler's TypeScript return type, and which DTO classes
- *   it validates its body with (route-types.generated.json, by scripts/openapi-generate.ts);
+ * - what each operation answers from its handler's TypeScript return type (JSDoc descriptions and
+ *   `@example`s included), the DTO classes it validates its body with and the query parameters
+ *   its QueryReader takes (route-types.generated.json, by scripts/openapi-generate.ts), or what
+ *   the handler names with @ApiBody / @ApiQuery / @ApiResponse where that cannot be read;
  * - request body schemas from those DTOs' class-validator rules;
  * - error bodies from the error catalogue (src/infra/http/error-catalogue.ts).
  * Served without credentials at `GET /openapi.json` and rendered at `GET /docs` (docs/api.md).
