@@ -468,7 +468,12 @@ async function createCustomers(setup: ClientSetup, count: number): Promise<Clien
     const external = await call(setup, 'POST', '/customers/external-accounts', {
       customerId: customer.json.id,
       currency: 'USD',
-      accountInfo: { accountType: 'USD_ACCOUNT', accountNumber: `12345${String(index).padStart(3, '0')}789`, routingNumber: '021000021' },
+      accountInfo: {
+        accountType: 'USD_ACCOUNT',
+        accountNumber: `12345${String(index).padStart(3, '0')}789`,
+        routingNumber: '021000021',
+        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: `Bench Payee ${index}` },
+      },
     });
     if (external.status !== 201) throw new Error(`external account: ${external.status} ${JSON.stringify(external.json)}`);
     pairs.push({ source: usd, destination: external.json.id });
