@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsBoolean, IsDefined, IsEmail, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { MAX_AMOUNT_MINOR } from '../../shared/currencies';
+import { AddressDto } from '../../shared/validation/address.dto';
 import { E164_PHONE, IsCalendarDate, IsCountryCode, Optional } from '../../shared/validation/common-validators';
 
 export const OWNERSHIP_TYPES = ['FIRST_PARTY', 'THIRD_PARTY'] as const;
@@ -20,22 +21,12 @@ export class CreateExternalAccountDto {
   @IsDefined() @IsObject() accountInfo: Record<string, unknown>;
 }
 
-/** The reference's Address: `city` and `state` are optional for beneficiaries. */
-export class BeneficiaryAddressDto {
-  @IsDefined() @IsString() @MinLength(1) @MaxLength(256) line1: string;
-  @Optional() @IsString() @MaxLength(256) line2?: string;
-  @Optional() @IsString() @MinLength(1) @MaxLength(128) city?: string;
-  @Optional() @IsString() @MaxLength(128) state?: string;
-  @IsDefined() @IsString() @MinLength(1) @MaxLength(32) postalCode: string;
-  @IsDefined() @IsString() @IsCountryCode() country: string;
-}
-
 /** Fields every beneficiary shape shares (contact details and where they live). */
 class BeneficiaryContactDto {
   @Optional() @IsString() @MaxLength(254) @IsEmail() email?: string;
   @Optional() @IsString() @Matches(E164_PHONE) phoneNumber?: string;
   @Optional() @IsString() @IsCountryCode() countryOfResidence?: string;
-  @Optional() @IsObject() @ValidateNested() @Type(() => BeneficiaryAddressDto) address?: BeneficiaryAddressDto;
+  @Optional() @IsObject() @ValidateNested() @Type(() => AddressDto) address?: AddressDto;
 }
 
 /**
