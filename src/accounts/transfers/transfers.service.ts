@@ -19,6 +19,7 @@ import { InternalAccountDetails, InternalAccountsQuery } from '../queries/intern
 import { TransactionView, foldTransactionRow } from '../queries/transaction.view';
 import { WireTransaction, transactionOnWire } from '../queries/transaction-wire';
 import { TRANSFER_TRANSACTION_REDUCERS } from '../queries/transfer-transaction.reducers';
+import { INSUFFICIENT_FUNDS, insufficientFunds } from '../ledger/insufficient-funds';
 
 export interface TransferRequest {
   sourceAccountId: string;
@@ -253,7 +254,7 @@ export class TransfersService {
         });
         command = { type: 'RecordFundsHeld', holdId: transactionId, now: new Date().toISOString() };
       } catch (error) {
-        if (!(error instanceof DomainError) || error.code !== 'INSUFFICIENT_FUNDS') throw error;
+        if (!(error instanceof DomainError) || error.code !== INSUFFICIENT_FUNDS) throw error;
         available = (error.details as { available?: number } | undefined)?.available;
         command = { type: 'RejectTransferOut', reason: 'INSUFFICIENT_FUNDS', now: new Date().toISOString() };
       }
@@ -386,14 +387,6 @@ export class TransfersService {
       });
     }
   }
-}
-
-/**
- * A short balance on the wire (the reference has no INSUFFICIENT_FUNDS code): 400 INVALID_AMOUNT,
- * `details.reason` naming the cause. The ledger keeps INSUFFICIENT_FUNDS as its own signal.
- */
-function insufficientFunds(details: { accountId: string; requested: number; available?: number }): DomainError {
-  return new DomainError('INVALID_AMOUNT', 'The account balance is too low for this amount', { reason: 'INSUFFICIENT_FUNDS', ...details });
 }
 
 function assertSameCurrency(source: string, destination: string): void {

@@ -15,7 +15,7 @@ import { buildQuoteExecutionPayload } from '../../shared/wallet-payloads';
 import { PaymentInstructionsRecord, QuoteDestination, QuoteSource, QuoteTerms } from '../domain/quote/quote.events';
 import { QuoteRequest } from '../http/quote-request';
 import { PlatformFee, platformFeeFor } from '../pricing/fee-schedule';
-import { insufficientFunds } from '../execution/insufficient-funds';
+import { insufficientFunds } from '../../accounts/ledger/insufficient-funds';
 import { buildPaymentInstructions } from '../pricing/payment-instructions';
 import { priceQuote } from '../pricing/price';
 import { DestinationAccountType, PaymentRail, isDestinationAccountType, quoteExpiresAt, selectRail } from '../pricing/rails';
@@ -134,7 +134,7 @@ export class QuoteCreationService {
     if (source.account && source.account.available < priced.totalSendingAmount) {
       const current = await this.ledger.snapshot({ platformId, accountId: source.account.accountId });
       if (current.available < priced.totalSendingAmount) {
-        throw insufficientFunds({ accountId: current.accountId, available: current.available, requested: priced.totalSendingAmount });
+        throw insufficientFunds({ accountId: current.accountId, available: current.available, requested: priced.totalSendingAmount }, 'quote');
       }
     }
 

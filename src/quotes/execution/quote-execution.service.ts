@@ -8,7 +8,7 @@ import { ExistingQuote, QuoteCommand, quoteExpiredConflict } from '../domain/quo
 import { QuoteEvent } from '../domain/quote/quote.events';
 import { QuoteView, foldQuote, quoteView } from '../queries/quote.view';
 import { LoadedQuote, QuoteStore, holdIdFor } from '../quote-store';
-import { INSUFFICIENT_FUNDS, insufficientFunds, isInsufficientFunds } from './insufficient-funds';
+import { INSUFFICIENT_FUNDS, insufficientFunds, isInsufficientFunds } from '../../accounts/ledger/insufficient-funds';
 import { QUOTE_EXECUTION_SIGNATURE_VERIFIER, QuoteExecutionSignatureVerifier } from './quote-execution-signature';
 
 export interface ExecuteOptions {
@@ -153,7 +153,7 @@ export class QuoteExecutionService {
         // Voided: another process recorded this attempt's rejection first; read what it recorded.
         if (error.details?.reason === 'HOLD_VOIDED') continue;
         const short = isInsufficientFunds(error);
-        refusal = short ? new DomainError('INVALID_AMOUNT', 'The account balance is too low for this quote', { ...error.details, reason: INSUFFICIENT_FUNDS }) : error;
+        refusal = short ? insufficientFunds(error.details as { accountId: string; requested: number; available?: number }, 'quote') : error;
         // The stored reason stays INSUFFICIENT_FUNDS whatever code the ledger answered with.
         command = { type: 'RejectExecution', attempt: execution.attempt, reason: short ? INSUFFICIENT_FUNDS : error.code, now: new Date().toISOString() };
       }
@@ -186,7 +186,7 @@ export class QuoteExecutionService {
     const reason = state.status === 'PENDING' ? state.lastRejection?.reason ?? INSUFFICIENT_FUNDS : INSUFFICIENT_FUNDS;
     if (reason !== INSUFFICIENT_FUNDS || !state.funding.sourceAccountId) return new DomainError(reason, 'The funds for this quote could not be held');
     const account = await this.ledger.snapshot({ platformId: state.platformId, accountId: state.funding.sourceAccountId });
-    return insufficientFunds({ accountId: account.accountId, available: account.available, requested: state.totalSendingAmount });
+    return insufficientFunds({ accountId: account.accountId, available: account.available, requested: state.totalSendingAmount }, 'quote');
   }
 
   async checkWalletSignature(platformId: string, state: ExistingQuote, header: string | string[] | undefined): Promise<void> {
