@@ -18,6 +18,14 @@ import {
 import { PostgresEventStore, PostgresEventStoreOptions } from '../../src/infra/event-store/postgres-event-store';
 import { uuidv7 } from '../../src/infra/ids';
 
+// A failed assertion over positions (bigints) must reach jest's parent process as the failure it
+// is: jest-worker sends results as JSON, and without this it reports "Do not know how to serialize
+// a BigInt" instead, hiding which assertion failed (seen once in a full clean-clone run on
+// 2026-11-25; not reproduced in runs alone or under CPU load). This file's context only.
+(BigInt.prototype as unknown as { toJSON(this: bigint): string }).toJSON = function toJSON(this: bigint): string {
+  return this.toString();
+};
+
 /**
  * Runs the event-store contract against every adapter: Postgres always (TEST_DATABASE_URL, a
  * fresh database per harness), EventStoreDB when EVENTSTORE_CONNECTION_STRING is set. Then the
