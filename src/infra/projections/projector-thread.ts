@@ -40,8 +40,8 @@ export class ProjectorThread implements ReadModelWaiter {
   private progress: Position = START_POSITION;
   private ready = false;
   private readonly waits = new PositionWaits();
-  /** The latest append not yet told to the thread (before it is ready). */
-  private untold: Position | null = null;
+  /** The latest append: told to the thread when it is ready, and again to a thread started anew while its progress is short of it. */
+  private latestAppended: Position | null = null;
   private stopping = false;
   private restartTimer: NodeJS.Timeout | null = null;
 
@@ -79,7 +79,7 @@ export class ProjectorThread implements ReadModelWaiter {
         if (report.kind === 'ready' && !started) {
           started = true;
           this.ready = true;
-          if (this.untold) this.appended(this.untold);
+          if (this.latestAppended && comparePositions(this.latestAppended, this.progress) > 0) this.appended(this.latestAppended);
           resolve();
         }
       });
@@ -113,11 +113,10 @@ export class ProjectorThread implements ReadModelWaiter {
 
   /** An append on this process's main thread: wakes the thread's projector and reactors. */
   appended(position: Position): void {
-    if (!this.ready || !this.worker) {
-      if (this.untold === null || comparePositions(position, this.untold) > 0) this.untold = position;
-      return;
-    }
-    this.untold = null;
+    // Kept until the thread reports progress past it: a notice posted to a thread that then
+    // exits is lost with it, so a restarted thread is told again (see start()).
+    if (this.latestAppended === null || comparePositions(position, this.latestAppended) > 0) this.latestAppended = position;
+    if (!this.ready || !this.worker) return;
     this.worker.postMessage({ kind: 'appended', position } satisfies ProjectorThreadCommand);
   }
 
