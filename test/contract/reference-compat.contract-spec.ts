@@ -78,10 +78,12 @@ function findOperation(document: OpenApiDocument, method: string, path: string):
 }
 
 function requestGaps(name: string, theirs: OperationObject, ours: OperationObject, reference: OpenApiDocument, own: OpenApiDocument): string[] {
-  const theirSchema = theirs.requestBody?.content?.['application/json']?.schema;
-  if (!theirSchema) return [];
-  const ourSchema = ours.requestBody?.content?.['application/json']?.schema;
-  if (!ourSchema) return [`${name}: the request body is not described`];
+  const theirContent = theirs.requestBody?.content ?? {};
+  const mediaType = ['application/json', 'multipart/form-data'].find((type) => theirContent[type]?.schema);
+  if (!mediaType) return [];
+  const theirSchema = theirContent[mediaType].schema;
+  const ourSchema = ours.requestBody?.content?.[mediaType]?.schema;
+  if (!ourSchema) return [`${name}: the ${mediaType} request body is not described`];
   const theirFields: Fields = new Map();
   const ourFields: Fields = new Map();
   collect(reference, theirSchema, '', theirFields, new Set());

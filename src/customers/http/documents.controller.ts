@@ -1,4 +1,5 @@
 import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiConsumes } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import multer from 'multer';
 import { IsDefined, IsIn, IsString, MaxLength, MinLength } from 'class-validator';
@@ -54,6 +55,14 @@ export class DocumentsController {
   ) {}
 
   @Post()
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['file'],
+      properties: { file: { type: 'string', format: 'binary', description: 'The document: a JPEG, PNG or PDF of at most 10 MB' } },
+    },
+  })
   async upload(@Req() request: PlatformRequest, @Res({ passthrough: true }) response: Response): Promise<DocumentView> {
     if (!request.is('multipart/form-data')) {
       throw new ValidationError([{ field: 'body', constraint: {}, message: 'POST /documents takes multipart/form-data with a file part' }]);

@@ -74,11 +74,32 @@ export function buildApiDocument(app: INestApplication, apiVersion: string): Ope
       if (dtos.length > 0 && method !== 'get' && method !== 'delete') {
         const refs = dtos.map((name) => ({ $ref: `#/components/schemas/${name}` }));
         // A handler's `@ApiBody({ ..., examples })` keeps its examples next to the DTOs' schema.
-        const given = operation.requestBody && 'content' in operation.requestBody ? operation.requestBody.content['application/json']?.examples : undefined;
-        operation.requestBody = {
-          required: true,
-          content: { 'application/json': { schema: refs.length === 1 ? refs[0] : { oneOf: refs }, ...(given ? { examples: given } : {}) } },
-        };
+        const declared = operation.requestBody && 'content' in operation.requestBody ? operation.requestBody.content : undefined;
+        const multipart = declared?.['multipart/form-data']?.schema;
+        if (multipart && !('$ref' in multipart) && dtos.length === 1) {
+          // A multipart handler (`@ApiConsumes('multipart/form-data')`) declares its file parts; its
+          // DTO gives the other form fields.
+          const fields = dtoSchemas[dtos[0]] as { properties?: object; required?: string[] };
+          operation.requestBody = {
+            required: true,
+            content: {
+              'multipart/form-data': {
+                schema: {
+                  ...multipart,
+                  properties: { ...fields.properties, ...multipart.properties },
+                  required: [...(fields.required ?? []), ...(multipart.required ?? [])],
+                  additionalProperties: false,
+                },
+              },
+            },
+          };
+        } else {
+          const given = declared?.['application/json']?.examples;
+          operation.requestBody = {
+            required: true,
+            content: { 'application/json': { schema: refs.length === 1 ? refs[0] : { oneOf: refs }, ...(given ? { examples: given } : {}) } },
+          };
+        }
       }
       for (const status of errorStatusesFor(path, method)) {
         operation.responses[String(status)] ??= {

@@ -32,6 +32,11 @@ describe('own OpenAPI document', () => {
     expect(createCustomer.requestBody.content['application/json'].schema.oneOf).toEqual(
       expect.arrayContaining([{ $ref: '#/components/schemas/CreateIndividualCustomerDto' }]),
     );
+    // POST /documents takes multipart/form-data: the file part and the DTO's form fields.
+    const upload = document.paths['/documents'].post.requestBody.content;
+    expect(Object.keys(upload)).toEqual(['multipart/form-data']);
+    expect(upload['multipart/form-data'].schema.properties.file).toEqual(expect.objectContaining({ type: 'string', format: 'binary' }));
+    expect(upload['multipart/form-data'].schema.required).toEqual(expect.arrayContaining(['file', 'documentHolder', 'documentType', 'country']));
   });
 
   it('carries examples (a quote, the POST /quotes body), each valid against its own schema', async () => {
