@@ -4,7 +4,7 @@ import { decodeClientData, generateRegistrationChallenge, verifyPasskeyRegistrat
 import { DomainError } from '../infra/domain/domain-error';
 import { newId } from '../infra/ids';
 import { PlatformConfigQuery } from '../platforms/queries/platform-config.query';
-import { ChallengeFactor } from './domain/sca-factor';
+import { ChallengeFactor, LoginFactor } from './domain/sca-factor';
 import { activePasskey, assertNotLocked, availableFactors, hasLiveSession } from './domain/profile/profile.decider';
 import { ScaFactorView, activeFactorView, pendingFactorView } from './queries/sca-factor.view';
 import { ScaFactorsQuery } from './queries/sca-factors.query';
@@ -12,9 +12,12 @@ import { scaFactorNotFound, scaSessionRequired } from './sca.errors';
 import { ScaCustomers } from './sca-customers';
 import { ScaProfiles } from './sca-profiles';
 
-/** A factor as the contract's ScaFactorView lists it: SMS_OTP is implicit, a passkey is named by its WebAuthn id. */
+/**
+ * A factor as the contract's ScaFactorView lists it: SMS_OTP is implicit, TOTP has no
+ * per-credential id, a passkey is named by its WebAuthn id.
+ */
 export interface EnrolledFactor {
-  factor: ChallengeFactor;
+  factor: LoginFactor;
   credentialId?: string;
   name?: string;
 }
@@ -25,10 +28,11 @@ export interface ConfirmedFactor extends ScaFactorView {
 }
 
 export interface ScaFactorList {
-  /** The contract's list: SMS_OTP (always available) and the confirmed passkey. */
+  /** The contract's list: SMS_OTP (always available), the confirmed TOTP factor and the confirmed passkey. */
   factors: EnrolledFactor[];
   /** Passkey factors with their enrollment state (pending ones too). */
   data: ScaFactorView[];
+  /** The factors a challenge may be issued for (TOTP opens logins only, so it is never one). */
   availableFactors: ChallengeFactor[];
 }
 
@@ -72,6 +76,7 @@ export class ScaFactorsService {
     await this.customers.require(platformId, customerId);
     const profile = await this.profiles.load(customerId);
     const factors: EnrolledFactor[] = [{ factor: 'SMS_OTP' }];
+    if (profile.totp) factors.push(profile.totp.nickname === null ? { factor: 'TOTP' } : { factor: 'TOTP', name: profile.totp.nickname });
     const passkey = activePasskey(profile);
     if (passkey) factors.push(enrolledPasskey(passkey.credentialId, passkey.nickname));
     return { factors, data: await this.query.listForCustomer(platformId, customerId), availableFactors: availableFactors(profile) };

@@ -2,21 +2,30 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../infra/config';
 import { boundChallengeHex } from '../infra/crypto/webauthn';
 import { newId } from '../infra/ids';
-import { ChallengeFactor, PasskeyChallengeData, ScaFactor } from './domain/sca-factor';
-import { activePasskey, assertNotLocked, availableFactors } from './domain/profile/profile.decider';
+import { ChallengeFactor, LoginFactor, PasskeyChallengeData, ScaFactor } from './domain/sca-factor';
+import { LoginChallenge, ProfileState, TotpLoginProof, activePasskey, assertNotLocked, availableFactors } from './domain/profile/profile.decider';
 import { ScaChallengeView, scaChallengeView } from './queries/sca-challenge.view';
 import { challengeExpired, factorNotEnrolled, noPendingChallenge } from './sca.errors';
 import { ScaCustomers } from './sca-customers';
-import { ProofFields, ScaProofs } from './sca-proofs';
+import { ProofFields, ProofVerdict, ScaProof, ScaProofs } from './sca-proofs';
 import { ScaProfiles } from './sca-profiles';
+import { ScaTotp } from './sca-totp.service';
 import { ValidationError } from '../infra/domain/domain-error';
 
 /**
  * `POST /sca/login/start`: the contract's ScaLoginStart (`factor`, `challengeId`, `expiresAt`,
  * and for PASSKEY `passkeyOptions`, `allowedOrigins`, `relyingPartyId`), plus the challenge as
- * our ScaChallenge (`scaChallenge`) and the customer, which earlier clients read.
+ * our ScaChallenge (`scaChallenge`) and the customer, which earlier clients read. A TOTP login
+ * issues nothing to show: the factor and the customer only.
  */
-export interface LoginStart {
+export type LoginStart = ChallengeLoginStart | TotpLoginStart;
+
+export interface TotpLoginStart {
+  factor: 'TOTP';
+  customerId: string;
+}
+
+export interface ChallengeLoginStart {
   factor: ChallengeFactor;
   challengeId: string;
   expiresAt: string;
@@ -36,15 +45,17 @@ export interface ScaSessionView {
   sessionExpiresAt: string;
   id: string;
   customerId: string;
-  factor: ChallengeFactor;
+  factor: LoginFactor;
   createdAt: string;
   expiresAt: string;
 }
 
 /**
- * SCA login (DECISIONS.md section 3): `start` issues a login challenge (SMS code, or a passkey
- * assertion over a fresh bound challenge, with the origins allowed at enrollment), `complete`
- * checks the proof (wrong ones count towards the lock) and opens a session of `sessionTtlMs`.
+ * SCA login (DECISIONS.md section 3): `start` issues a login challenge (SMS code, a TOTP code read
+ * from the customer's app, or a passkey assertion over a fresh bound challenge, with the origins
+ * allowed at enrollment), `complete` checks the proof (wrong ones count towards the lock) and
+ * opens a session of `sessionTtlMs`. A TOTP login's challenge is kept unseen for the same
+ * `challengeTtlMs`: it makes the login single use and the factor checked, as for the others.
  */
 @Injectable()
 export class ScaLoginService {
@@ -52,18 +63,18 @@ export class ScaLoginService {
     private readonly customers: ScaCustomers,
     private readonly profiles: ScaProfiles,
     private readonly proofs: ScaProofs,
+    private readonly totp: ScaTotp,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async start(platformId: string, customerId: string, factor: ScaFactor): Promise<LoginStart> {
     await this.customers.require(platformId, customerId);
-    // TOTP needs an enrollment this service does not offer, so no customer has it.
-    if (factor === 'TOTP') throw factorNotEnrolled('TOTP');
     const now = new Date();
     const profile = await this.profiles.load(customerId);
     assertNotLocked(profile, now.toISOString());
     const passkey = activePasskey(profile);
     if (factor === 'PASSKEY' && !passkey) throw factorNotEnrolled('PASSKEY');
+    if (factor === 'TOTP' && !profile.totp) throw factorNotEnrolled('TOTP');
     if (factor === 'SMS_OTP') this.proofs.assertCanSendCode();
     const challengeId = newId('ScaChallenge', now.getTime());
     const expiresAt = new Date(now.getTime() + this.config.sca.challengeTtlMs).toISOString();
@@ -86,6 +97,7 @@ export class ScaLoginService {
       passkey: passkeyData,
       now: now.toISOString(),
     });
+    if (factor === 'TOTP') return { factor, customerId };
     const scaChallenge = scaChallengeView({
       challengeId,
       factor,
@@ -96,7 +108,7 @@ export class ScaLoginService {
       passkey: passkeyData,
       allowedOrigins: passkey?.allowedOrigins ?? null,
     });
-    const started: LoginStart = { factor, challengeId, expiresAt, customerId, scaChallenge };
+    const started: ChallengeLoginStart = { factor, challengeId, expiresAt, customerId, scaChallenge };
     if (factor === 'PASSKEY') {
       started.passkeyOptions = scaChallenge.passkeyAssertionOptions;
       started.allowedOrigins = passkey!.allowedOrigins;
@@ -124,8 +136,7 @@ export class ScaLoginService {
     if (input.factor !== challenge.factor) {
       throw new ValidationError([{ field: 'factor', constraint: { enum: [challenge.factor] }, message: `The pending login challenge was issued for ${challenge.factor}` }]);
     }
-    const proof = this.proofs.proofFor(challenge.factor, input.proof);
-    const verdict = await this.proofs.verify(proof, { passkey: activePasskey(profile), challengeHex: challenge.passkey?.challengeHex ?? null });
+    const verdict = await this.check(challenge, this.proofs.proofFor(challenge.factor, input.proof), profile, now);
     const ref = { platformId, customerId };
     if (!verdict.ok) {
       return this.profiles.rejectProof(ref, { challengeId: challenge.challengeId, factor: challenge.factor, endUserIpAddress: input.endUserIpAddress }, verdict);
@@ -138,11 +149,27 @@ export class ScaLoginService {
       challengeId: challenge.challengeId,
       factor: challenge.factor,
       passkeyCounter: verdict.passkeyCounter,
+      totpProof: verdict.totpProof,
       sessionId,
       sessionExpiresAt: expiresAt,
       endUserIpAddress: input.endUserIpAddress,
       now: nowIso,
     });
     return { status: 'SUCCESS', sessionExpiresAt: expiresAt, id: sessionId, customerId, factor: challenge.factor, createdAt: nowIso, expiresAt };
+  }
+
+  /** A TOTP code against the enrolled secret and recovery codes; SMS codes and passkey assertions as every challenge's. */
+  private async check(
+    challenge: LoginChallenge,
+    proof: ScaProof,
+    profile: ProfileState,
+    now: Date,
+  ): Promise<(Extract<ProofVerdict, { ok: true }> & { totpProof: TotpLoginProof | null }) | Extract<ProofVerdict, { ok: false }>> {
+    if (challenge.factor === 'TOTP' && proof.kind === 'CODE') {
+      const checked = await this.totp.verifyLogin(profile, proof.code, now);
+      return checked.ok ? { ok: true, passkeyCounter: null, totpProof: checked.totpProof } : checked;
+    }
+    const verdict = await this.proofs.verify(proof, { passkey: activePasskey(profile), challengeHex: challenge.passkey?.challengeHex ?? null });
+    return verdict.ok ? { ...verdict, totpProof: null } : verdict;
   }
 }

@@ -3,7 +3,7 @@ import { APP_CONFIG, AppConfig } from '../infra/config';
 import { DomainError } from '../infra/domain/domain-error';
 import { EventStoreService } from '../infra/event-store/event-store.service';
 import { parseId } from '../infra/ids';
-import { ChallengeFactor } from './domain/sca-factor';
+import { LoginFactor } from './domain/sca-factor';
 import { ProfileCommand, ProfileState, assertNotLocked, hasLiveSession, isLocked, profileDecider } from './domain/profile/profile.decider';
 import { accountLocked, proofRejected, scaSessionRequired } from './sca.errors';
 import { ProofVerdict } from './sca-proofs';
@@ -54,7 +54,7 @@ export class ScaProfiles {
    */
   async rejectProof(
     ref: { platformId: string; customerId: string },
-    proof: { challengeId: string; factor: ChallengeFactor; endUserIpAddress: string | null },
+    proof: { challengeId: string; factor: LoginFactor; endUserIpAddress: string | null },
     verdict: Extract<ProofVerdict, { ok: false }>,
   ): Promise<never> {
     const now = new Date().toISOString();

@@ -2,13 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../infra/config';
 import { DomainError, FieldError, ValidationError } from '../infra/domain/domain-error';
 import { AssertionResult, verifyPasskeyAssertion } from '../infra/crypto/webauthn';
-import { ChallengeFactor } from './domain/sca-factor';
+import { LoginFactor } from './domain/sca-factor';
 import { ActivePasskey } from './domain/profile/profile.decider';
 
-/** Sandbox SMS code of every SCA challenge (DECISIONS.md section 3). */
+/** Sandbox SMS code of every SCA challenge (DECISIONS.md section 3), and a TOTP code the sandbox also accepts. */
 export const SANDBOX_SCA_CODE = '123456';
 
-/** A proof as the client sends it: an SMS code, or a WebAuthn assertion and the origin it ran against. */
+/** A proof as the client sends it: a code (SMS or TOTP), or a WebAuthn assertion and the origin it ran against. */
 export type ScaProof = { kind: 'CODE'; code: string } | { kind: 'PASSKEY'; assertion: unknown; origin: string };
 
 /** What the proof fields of a request body hold (the shape is validated by the DTO). */
@@ -43,10 +43,11 @@ export class ScaProofs {
   }
 
   /** The proof the fields carry for a challenge issued for `factor`; 400 (not a wrong proof) when they do not fit it. */
-  proofFor(factor: ChallengeFactor, fields: ProofFields): ScaProof {
-    if (factor === 'SMS_OTP') {
+  proofFor(factor: LoginFactor, fields: ProofFields): ScaProof {
+    if (factor === 'SMS_OTP' || factor === 'TOTP') {
       const errors: FieldError[] = [];
-      if (fields.code === undefined) errors.push({ field: 'code', constraint: {}, message: 'code is required for an SMS_OTP challenge' });
+      const article = factor === 'SMS_OTP' ? 'an' : 'a';
+      if (fields.code === undefined) errors.push({ field: 'code', constraint: {}, message: `code is required for ${article} ${factor} challenge` });
       for (const name of ['passkeyAssertion', 'origin'] as const) {
         if (fields[name] !== undefined) errors.push({ field: name, constraint: {}, message: `${name} is only for PASSKEY challenges` });
       }
@@ -56,7 +57,7 @@ export class ScaProofs {
     const errors: FieldError[] = [];
     if (fields.passkeyAssertion === undefined) errors.push({ field: 'passkeyAssertion', constraint: {}, message: 'passkeyAssertion is required for a PASSKEY challenge' });
     if (fields.origin === undefined) errors.push({ field: 'origin', constraint: {}, message: 'origin is required for a PASSKEY challenge' });
-    if (fields.code !== undefined) errors.push({ field: 'code', constraint: {}, message: 'code is only for SMS_OTP challenges' });
+    if (fields.code !== undefined) errors.push({ field: 'code', constraint: {}, message: 'code is only for SMS_OTP and TOTP challenges' });
     if (errors.length > 0) throw new ValidationError(errors);
     return { kind: 'PASSKEY', assertion: fields.passkeyAssertion, origin: fields.origin! };
   }

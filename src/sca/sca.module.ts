@@ -14,9 +14,10 @@ import { ScaProfiles } from './sca-profiles';
 import { ScaProofs } from './sca-proofs';
 import { ScaRateLimiter } from './sca-rate-limiter';
 import { ScaSubjectHooks } from './sca-subject-hooks';
+import { ScaTotp } from './sca-totp.service';
 
 /**
- * Strong Customer Authentication (issue 6): factors, login sessions, the lock, and the challenge
+ * Strong Customer Authentication (issue 6): factors (TOTP, passkeys), login sessions, the lock, and the challenge
  * engine. Exports what other contexts use: `ScaCustomers` (does SCA apply), `ScaProfiles`
  * (session and lock checks), `ScaChallenges` (the engine) and `ScaSubjectHooks` (reactions to
  * a sequence completing or failing).
@@ -24,7 +25,7 @@ import { ScaSubjectHooks } from './sca-subject-hooks';
 @Module({
   imports: [CustomersModule, PlatformsModule],
   controllers: [ScaController],
-  providers: [ScaCustomers, ScaProfiles, ScaProofs, ScaRateLimiter, ScaChallenges, ScaFactorsService, ScaFactorsQuery, ScaLoginService, ScaSubjectHooks],
+  providers: [ScaCustomers, ScaProfiles, ScaProofs, ScaRateLimiter, ScaChallenges, ScaFactorsService, ScaFactorsQuery, ScaLoginService, ScaSubjectHooks, ScaTotp],
   exports: [ScaCustomers, ScaProfiles, ScaChallenges, ScaSubjectHooks],
 })
 export class ScaModule implements OnModuleInit {

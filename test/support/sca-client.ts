@@ -1,10 +1,11 @@
 import { PasskeyAssertion } from '../../src/infra/crypto/webauthn';
+import { base32Decode, totpAt } from '../../src/sca/totp';
 import { PlatformClient } from './test-app';
 import { SoftwareAuthenticator } from './webauthn-authenticator';
 
 /**
  * SCA steps as a client runs them over HTTP (sandbox SMS code `123456`), with the software
- * WebAuthn authenticator for passkeys.
+ * WebAuthn authenticator for passkeys and RFC 6238 codes computed from a TOTP secret.
  */
 export const SCA_RP_ID = 'bank.example';
 export const SCA_ORIGIN = 'https://bank.example';
@@ -51,4 +52,20 @@ export async function enrollPasskey(api: PlatformClient, customerId: string, aut
 /** The assertion for a PASSKEY challenge, as the browser would produce it. */
 export function assertFor(authenticator: SoftwareAuthenticator, scaChallenge: any, options: { origin?: string; counter?: number } = {}): PasskeyAssertion {
   return authenticator.assert({ challenge: { hex: challengeHexOf(scaChallenge) }, ...options });
+}
+
+/** The code an authenticator app shows for a base32 TOTP secret, now or `offsetSteps` 30-second steps away. */
+export function totpCodeOf(secretBase32: string, offsetSteps = 0): string {
+  return totpAt(base32Decode(secretBase32)!, Date.now() + offsetSteps * 30_000);
+}
+
+/** Enrolls a TOTP factor with a real code (needs a live SCA session); answers the secret and the recovery codes. */
+export async function enrollTotp(api: PlatformClient, customerId: string): Promise<{ secret: string; recoveryCodes: string[] }> {
+  const started = await expectStatus(await api.post('/sca/factors').query({ customerId }).send({ type: 'TOTP' }), 200, 'POST /sca/factors TOTP');
+  const confirmed = await expectStatus(
+    await api.post('/sca/factors/confirm').query({ customerId }).send({ type: 'TOTP', secret: started.secret, code: totpCodeOf(started.secret) }),
+    200,
+    'POST /sca/factors/confirm TOTP',
+  );
+  return { secret: started.secret, recoveryCodes: confirmed.recoveryCodes };
 }

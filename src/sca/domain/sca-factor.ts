@@ -1,13 +1,15 @@
 /**
- * SCA factors and step purposes (SPEC.md "ScaFactor", "ScaChallenge"). TOTP is a known factor,
- * but it cannot carry dynamic linking, so per-transaction challenges never use it; the service
- * offers no TOTP enrollment, so no customer has it among their available factors.
+ * SCA factors and step purposes (SPEC.md "ScaFactor", "ScaChallenge"). TOTP is enrolled and opens
+ * SCA logins, but it cannot carry dynamic linking, so per-transaction challenges never use it.
  */
 export const SCA_FACTORS = ['SMS_OTP', 'TOTP', 'PASSKEY'] as const;
 export type ScaFactor = (typeof SCA_FACTORS)[number];
 
-/** Factors a challenge can be issued for (login and per-transaction). */
+/** Factors a per-transaction challenge can be issued for (and login). */
 export type ChallengeFactor = 'SMS_OTP' | 'PASSKEY';
+
+/** Factors an SCA login can use: the challenge factors and TOTP. */
+export type LoginFactor = ChallengeFactor | 'TOTP';
 
 /** Step labels of per-transaction challenges; informational, the set is open-ended. */
 export type ScaPurpose = 'TRANSFER' | 'CURRENCY_CONVERSION' | 'PAYOUT';

@@ -3,16 +3,18 @@ import type { Request } from 'express';
 import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
 import { DomainError } from '../../infra/domain/domain-error';
 import { parseId } from '../../infra/ids';
+import { FieldError } from '../../infra/domain/domain-error';
 import { checkBody, hasErrorAt, throwIfAny } from '../../infra/http/validation';
 import { ConfirmedFactor, PasskeyEnrollment, ScaFactorList, ScaFactorsService } from '../sca-factors.service';
 import { lockedAsConflict, scaFactorNotFound } from '../sca.errors';
 import { LoginStart, ScaLoginService, ScaSessionView } from '../sca-login.service';
+import { ScaTotp, TotpEnrollmentConfirmation, TotpEnrollmentStart } from '../sca-totp.service';
 import { ConfirmEnrollmentDto, LoginCompleteDto, LoginStartDto, StartEnrollmentDto, checkIdField, customerIdOf } from './sca.dto';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
 /**
- * `/sca`: SCA factors (passkey enrollment) and SCA login. Every route answers 409 for customers
+ * `/sca`: SCA factors (TOTP and passkey enrollment) and SCA login. Every route answers 409 for customers
  * outside SCA regions (DECISIONS.md section 3).
  */
 @Controller('sca')
@@ -20,6 +22,7 @@ export class ScaController {
   constructor(
     private readonly factors: ScaFactorsService,
     private readonly login: ScaLoginService,
+    private readonly totp: ScaTotp,
   ) {}
 
   /**
@@ -34,17 +37,38 @@ export class ScaController {
   /** 200 as the contract answers it: the factor is not enrolled until `/sca/factors/confirm`. */
   @Post('factors')
   @HttpCode(200)
-  async startEnrollment(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>, @Body() body: unknown): Promise<PasskeyEnrollment> {
+  async startEnrollment(
+    @Req() request: PlatformRequest,
+    @Query() query: Record<string, unknown>,
+    @Body() body: unknown,
+  ): Promise<PasskeyEnrollment | TotpEnrollmentStart> {
     const { value, errors } = checkBody(StartEnrollmentDto, body);
     const customerId = customerIdOf(errors, query.customerId, value.customerId);
     throwIfAny(errors);
-    return rethrowLockAsConflict(this.factors.startEnrollment(request.platform.platformId, customerId!, value.nickname ?? null));
+    const { platformId } = request.platform;
+    const nickname = value.nickname ?? null;
+    if (value.type === 'TOTP') return rethrowLockAsConflict(this.totp.startEnrollment(platformId, customerId!, nickname));
+    return rethrowLockAsConflict(this.factors.startEnrollment(platformId, customerId!, nickname));
   }
 
   @Post('factors/confirm')
   @HttpCode(200)
-  async confirmEnrollment(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>, @Body() body: unknown): Promise<ConfirmedFactor> {
+  async confirmEnrollment(
+    @Req() request: PlatformRequest,
+    @Query() query: Record<string, unknown>,
+    @Body() body: unknown,
+  ): Promise<ConfirmedFactor | TotpEnrollmentConfirmation> {
     const { value, errors } = checkBody(ConfirmEnrollmentDto, body);
+    if (value.type === 'TOTP') {
+      // The secret names the enrollment, the customer says whose.
+      const customerId = customerIdOf(errors, query.customerId, value.customerId);
+      requireFields(errors, value, { secret: 'secret is required: the secret POST /sca/factors answered', code: 'code is required: the code the authenticator app shows' });
+      refuseFields(errors, value, ['factorId', 'credential', 'passkeyAttestation', 'origin'], 'is only for PASSKEY confirmations');
+      throwIfAny(errors);
+      return this.totp.confirmEnrollment(request.platform.platformId, { customerId: customerId!, secret: value.secret!, code: value.code! });
+    }
+    refuseFields(errors, value, ['secret', 'code'], 'is only for TOTP confirmations');
+    requireFields(errors, value, { origin: 'origin is required: the origin the attestation ran against' });
     if (value.factorId !== undefined) checkIdField(errors, 'factorId', value.factorId, 'ScaFactor');
     // Named by factorId (earlier clients) or by the customer (the contract).
     const customerId = value.factorId !== undefined && query.customerId === undefined && value.customerId === undefined ? null : customerIdOf(errors, query.customerId, value.customerId);
@@ -58,7 +82,7 @@ export class ScaController {
       factorId: value.factorId ?? null,
       customerId,
       attestation: value.credential ?? value.passkeyAttestation,
-      origin: value.origin,
+      origin: value.origin!,
     });
   }
 
@@ -106,6 +130,20 @@ async function rethrowLockAsConflict<T>(work: Promise<T>): Promise<T> {
     return await work;
   } catch (error) {
     throw lockedAsConflict(error);
+  }
+}
+
+/** Adds a `{field}` error for each of `fields` the body lacks (and that has no error yet). */
+function requireFields<T extends object>(errors: FieldError[], value: T, fields: Partial<Record<keyof T & string, string>>): void {
+  for (const [field, message] of Object.entries(fields) as Array<[keyof T & string, string]>) {
+    if (value[field] === undefined && !hasErrorAt(errors, field)) errors.push({ field, constraint: {}, message });
+  }
+}
+
+/** Adds an error for each of `fields` the body has although its `type` does not take it. */
+function refuseFields<T extends object>(errors: FieldError[], value: T, fields: Array<keyof T & string>, why: string): void {
+  for (const field of fields) {
+    if (value[field] !== undefined && !hasErrorAt(errors, field)) errors.push({ field, constraint: {}, message: `${field} ${why}` });
   }
 }
 

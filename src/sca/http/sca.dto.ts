@@ -17,27 +17,35 @@ function NullableOptional(): PropertyDecorator {
  * a `customerId` body field is still accepted from earlier clients. Exactly one is needed.
  */
 
-/** `POST /sca/factors`: only passkeys are enrolled (SMS_OTP needs no enrollment). */
+/** The factors `POST /sca/factors` enrolls (SMS_OTP needs no enrollment). */
+export const ENROLLED_FACTORS = ['TOTP', 'PASSKEY'] as const;
+export type EnrolledFactorType = (typeof ENROLLED_FACTORS)[number];
+
+/** `POST /sca/factors`: a TOTP factor or a passkey (the default when `type` is not given). */
 export class StartEnrollmentDto {
   @Optional() @IsString() customerId?: string;
-  @Optional() @IsString() @IsIn(['PASSKEY'], { message: 'type must be PASSKEY: SMS_OTP needs no enrollment and TOTP enrollment is not offered' })
-  type?: 'PASSKEY';
+  @Optional() @IsString() @IsIn(ENROLLED_FACTORS, { message: 'type must be TOTP or PASSKEY: SMS_OTP needs no enrollment' })
+  type?: EnrolledFactorType;
   @Optional() @IsString() @MinLength(1) @MaxLength(64) nickname?: string;
 }
 
-/** `POST /sca/factors/confirm`: the attestation navigator.credentials.create() returned. */
 /**
- * `POST /sca/factors/confirm`: the attestation navigator.credentials.create() returned, as the
- * contract's `credential` (or our earlier `passkeyAttestation`), with the enrollment named by the
- * customer (the contract) or by `factorId`.
+ * `POST /sca/factors/confirm`. TOTP: the `secret` the start answered and the first `code`, the
+ * customer in the query. PASSKEY (the default): the attestation navigator.credentials.create()
+ * returned, as the contract's `credential` (or our earlier `passkeyAttestation`), and its
+ * `origin`, with the enrollment named by the customer (the contract) or by `factorId`. Which
+ * fields each type needs is checked by the controller, listing every missing or foreign one.
  */
 export class ConfirmEnrollmentDto {
-  @Optional() @IsString() @IsIn(['PASSKEY'], { message: 'type must be PASSKEY: TOTP enrollment is not offered' }) type?: 'PASSKEY';
+  @Optional() @IsString() @IsIn(ENROLLED_FACTORS, { message: 'type must be TOTP or PASSKEY' }) type?: EnrolledFactorType;
   @Optional() @IsString() customerId?: string;
   @Optional() @IsString() factorId?: string;
   @Optional() @IsObject() credential?: Record<string, unknown>;
   @Optional() @IsObject() passkeyAttestation?: Record<string, unknown>;
-  @IsDefined() @IsString() @MaxLength(MAX_ORIGIN_LENGTH) origin: string;
+  @Optional() @IsString() @MaxLength(MAX_ORIGIN_LENGTH) origin?: string;
+  /** base32; authenticator apps show it grouped, so spaces and lowercase are accepted. */
+  @Optional() @IsString() @MinLength(1) @MaxLength(128) secret?: string;
+  @Optional() @IsString() @MinLength(1) @MaxLength(16) code?: string;
 }
 
 export class LoginStartDto {

@@ -237,10 +237,10 @@ describe('SCA factors and passkey login', () => {
     expect(list.body).toEqual({ status: 404, code: 'USER_NOT_FOUND', message: 'Customer not found', details: { reason: 'CUSTOMER_ID_MISSING' } });
     const malformed = await api().get('/sca/factors').query({ customerId: 'Customer:nope' }).expect(404);
     expect(malformed.body.details).toEqual({ reason: 'CUSTOMER_ID_MALFORMED' });
-    const post = await api().post('/sca/factors').send({ customerId: 'Customer:0195f000-0000-7000-8000-000000000000', type: 'TOTP', nickname: '' }).expect(400);
+    const post = await api().post('/sca/factors').send({ customerId: 'Customer:0195f000-0000-7000-8000-000000000000', type: 'SMS_OTP', nickname: '' }).expect(400);
     expect(post.body.details.errors.map((error: { field: string; constraint: object }) => [error.field, error.constraint]).sort()).toEqual([
       ['nickname', { minLength: 1 }],
-      ['type', { enum: ['PASSKEY'] }],
+      ['type', { enum: ['TOTP', 'PASSKEY'] }],
     ]);
     const confirm = await api().post('/sca/factors/confirm').send({ factorId: 'ScaFactor:x', passkeyAttestation: 'text' }).expect(400);
     expect(confirm.body.details.errors.map((error: { field: string; constraint: object }) => [error.field, error.constraint]).sort()).toEqual([

@@ -1,10 +1,11 @@
-import { ChallengeFactor, PasskeyChallengeData } from '../sca-factor';
+import { ChallengeFactor, LoginFactor, PasskeyChallengeData } from '../sca-factor';
 
 /**
- * Events of a customer's SCA profile (stream `scaProfile-<customer uuid>`): the enrolled passkey,
- * login challenges and sessions, and the run of wrong proofs that locks SCA. Nothing secret is
- * recorded: passkey public keys, counters and challenges are public by nature, and SMS codes are
- * never stored. Times are ISO strings.
+ * Events of a customer's SCA profile (stream `scaProfile-<customer uuid>`): the enrolled passkey
+ * and TOTP factor, login challenges and sessions, and the run of wrong proofs that locks SCA.
+ * Nothing secret is recorded: passkey public keys, counters and challenges are public by nature,
+ * SMS codes are never stored, a TOTP secret is sealed in the KeyVault (events keep its SHA-256)
+ * and recovery codes are kept as SHA-256 hashes. Times are ISO strings.
  */
 type Ref = { platformId: string; customerId: string };
 
@@ -33,9 +34,43 @@ export type ScaPasskeyEnrolled = {
 
 export type ScaPasskeyRemoved = { type: 'ScaPasskeyRemoved'; data: Ref & { factorId: string; removedAt: string } };
 
+/**
+ * A TOTP enrollment began: the secret is sealed in the KeyVault under `sca-totp-secret:<enrollmentId>`
+ * until `expiresAt`; the confirmation must thread back the secret whose SHA-256 this is.
+ */
+export type ScaTotpEnrollmentStarted = {
+  type: 'ScaTotpEnrollmentStarted';
+  data: Ref & { enrollmentId: string; secretSha256: string; nickname: string | null; expiresAt: string; startedAt: string };
+};
+
+/**
+ * The first code was right: TOTP is the customer's factor from now on, with these recovery codes
+ * (SHA-256 of each), replacing the TOTP enrollment `replacedEnrollmentId` and its codes if any.
+ */
+export type ScaTotpEnrolled = {
+  type: 'ScaTotpEnrolled';
+  data: Ref & {
+    enrollmentId: string;
+    recoveryCodeHashes: string[];
+    /** The RFC 6238 time step of the confirming code (null for the sandbox code): no later login may reuse it. */
+    timeStep: number | null;
+    replacedEnrollmentId: string | null;
+    enrolledAt: string;
+  };
+};
+
+/** A TOTP code opened a login: codes of this time step and earlier are spent. */
+export type ScaTotpCodeUsed = { type: 'ScaTotpCodeUsed'; data: Ref & { enrollmentId: string; timeStep: number; usedAt: string } };
+
+/** A recovery code opened a login: it is spent. */
+export type ScaTotpRecoveryCodeUsed = {
+  type: 'ScaTotpRecoveryCodeUsed';
+  data: Ref & { enrollmentId: string; recoveryCodeHash: string; remaining: number; usedAt: string };
+};
+
 export type ScaLoginChallengeIssued = {
   type: 'ScaLoginChallengeIssued';
-  data: Ref & { challengeId: string; factor: ChallengeFactor; expiresAt: string; passkey: PasskeyChallengeData | null; issuedAt: string };
+  data: Ref & { challengeId: string; factor: LoginFactor; expiresAt: string; passkey: PasskeyChallengeData | null; issuedAt: string };
 };
 
 /** A login challenge was satisfied: the customer has an SCA session until `expiresAt`. */
@@ -44,8 +79,8 @@ export type ScaSessionStarted = {
   data: Ref & {
     sessionId: string;
     challengeId: string;
-    factor: ChallengeFactor;
-    /** The passkey's signature counter after this login (null for SMS_OTP). */
+    factor: LoginFactor;
+    /** The passkey's signature counter after this login (null for other factors). */
     passkeyCounter: number | null;
     endUserIpAddress: string | null;
     startedAt: string;
@@ -58,7 +93,7 @@ export type ScaProofRejected = {
   type: 'ScaProofRejected';
   data: Ref & {
     challengeId: string;
-    factor: ChallengeFactor;
+    factor: LoginFactor;
     /** Why the proof was refused (`WRONG_CODE` or the failed WebAuthn check). */
     reason: string;
     failedAttempts: number;
@@ -84,6 +119,10 @@ export type ScaProfileEvent =
   | ScaPasskeyEnrollmentStarted
   | ScaPasskeyEnrolled
   | ScaPasskeyRemoved
+  | ScaTotpEnrollmentStarted
+  | ScaTotpEnrolled
+  | ScaTotpCodeUsed
+  | ScaTotpRecoveryCodeUsed
   | ScaLoginChallengeIssued
   | ScaSessionStarted
   | ScaProofRejected
@@ -93,6 +132,10 @@ export const SCA_PROFILE_EVENT_TYPES: ScaProfileEvent['type'][] = [
   'ScaPasskeyEnrollmentStarted',
   'ScaPasskeyEnrolled',
   'ScaPasskeyRemoved',
+  'ScaTotpEnrollmentStarted',
+  'ScaTotpEnrolled',
+  'ScaTotpCodeUsed',
+  'ScaTotpRecoveryCodeUsed',
   'ScaLoginChallengeIssued',
   'ScaSessionStarted',
   'ScaProofRejected',
