@@ -17,6 +17,7 @@ import { QuoteRequest } from '../http/quote-request';
 import { PlatformFee, platformFeeFor } from '../pricing/fee-schedule';
 import { insufficientFunds } from '../../accounts/ledger/insufficient-funds';
 import { buildPaymentInstructions } from '../pricing/payment-instructions';
+import { unpricedPayoutCurrency } from '../pricing/payout-currencies';
 import { priceQuote } from '../pricing/price';
 import { DestinationAccountType, PaymentRail, isDestinationAccountType, quoteExpiresAt, selectRail } from '../pricing/rails';
 import { RateSnapshots } from '../pricing/rate-snapshots';
@@ -265,6 +266,8 @@ export class QuoteCreationService {
     if (!isDestinationAccountType(external.accountType)) {
       throw new ValidationError([{ field: 'destination.accountId', constraint: {}, message: `Quotes cannot pay to ${external.accountType} accounts` }]);
     }
+    const unpriced = unpricedPayoutCurrency(external.currency, external.id);
+    if (unpriced) throw unpriced;
     const rail = railOrThrow(selectRail({ accountType: external.accountType, requestedRail: destination.paymentRail, accountRails: external.supportedRails }));
     return {
       accountType: external.accountType,

@@ -1,10 +1,12 @@
 import { FieldError, ValidationError } from '../../infra/domain/domain-error';
 import { CURRENCY_CODES, MAX_AMOUNT_MINOR, isCurrencyCode } from '../../shared/currencies';
+import { PRICED_CURRENCY_CODES, isPricedCurrency } from '../pricing/payout-currencies';
 
 /**
- * Query of `GET /exchange-rates`: `sourceCurrency` (one code), `destinationCurrency` (repeatable
- * or comma-separated codes), `sendingAmount` (integer minor units of the source currency). Every
- * bad or unknown parameter is reported at once (400 INVALID_INPUT).
+ * Query of `GET /exchange-rates`: `sourceCurrency` (one code a quote can send from),
+ * `destinationCurrency` (repeatable or comma-separated codes of any priced currency, payout-only
+ * ones included), `sendingAmount` (integer minor units of the source currency). Every bad or
+ * unknown parameter is reported at once (400 INVALID_INPUT).
  */
 export interface ExchangeRatesQuery {
   sourceCurrency: string | null;
@@ -55,12 +57,12 @@ function parseDestinations(value: unknown, errors: FieldError[]): string[] {
     errors.push({ field: 'destinationCurrency', constraint: {}, message: `At most ${MAX_DESTINATIONS} destination currencies` });
     return [];
   }
-  const bad = codes.filter((code) => !isCurrencyCode(code));
+  const bad = codes.filter((code) => !isPricedCurrency(code));
   if (bad.length > 0) {
     errors.push({
       field: 'destinationCurrency',
-      constraint: { enum: CURRENCY_CODES },
-      message: `Unsupported destinationCurrency ${bad.join(', ')}; supported: ${CURRENCY_CODES.join(', ')}`,
+      constraint: { enum: PRICED_CURRENCY_CODES },
+      message: `Unsupported destinationCurrency ${bad.join(', ')}; supported: ${PRICED_CURRENCY_CODES.join(', ')}`,
     });
     return [];
   }

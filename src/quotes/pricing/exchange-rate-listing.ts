@@ -1,6 +1,7 @@
 import { DomainError } from '../../infra/domain/domain-error';
-import { CURRENCIES, CURRENCY_CODES, Currency } from '../../shared/currencies';
+import { CURRENCY_CODES, Currency } from '../../shared/currencies';
 import { PlatformFee, platformFeeFor } from './fee-schedule';
+import { PRICED_CURRENCY_CODES, pricedCurrency } from './payout-currencies';
 import { OutgoingRateDetails, PricedQuote, priceQuote } from './price';
 import { DEFAULT_RAIL_BY_CURRENCY, PaymentRail, WirePaymentRail, wirePaymentRail } from './rails';
 import { RateSnapshot } from './rate-table';
@@ -50,14 +51,16 @@ export interface ListingRequest {
 export type BoundsCache = Map<string, SendingBounds | null>;
 
 export function listExchangeRates(request: ListingRequest, boundsCache: BoundsCache = new Map()): ExchangeRateEntry[] {
+  // Sources are the currencies a quote can send from (internal accounts, real-time funding);
+  // destinations every priced currency, the payout-only ones (DKK, HKD, ...) included.
   const sources = request.sourceCurrency ? [request.sourceCurrency] : CURRENCY_CODES;
-  const destinations = request.destinationCurrencies.length > 0 ? request.destinationCurrencies : CURRENCY_CODES;
+  const destinations = request.destinationCurrencies.length > 0 ? request.destinationCurrencies : PRICED_CURRENCY_CODES;
   const entries: ExchangeRateEntry[] = [];
   let refusedForAmount = 0;
   for (const source of sources) {
     const platformFee = platformFeeFor(request.feeConfigs, source);
     const limits = request.amountLimits.find((entry) => entry.currencyCode === source) ?? null;
-    for (const destination of CURRENCY_CODES.filter((code) => destinations.includes(code))) {
+    for (const destination of PRICED_CURRENCY_CODES.filter((code) => destinations.includes(code))) {
       if (destination === source) continue;
       const rail = DEFAULT_RAIL_BY_CURRENCY[destination];
       // An entry names its payout rail in the contract's words: corridors paying out over a
@@ -106,8 +109,8 @@ function entryOf(
 ): ExchangeRateEntry {
   const variable = quote.rateDetails.gridApiVariableFeeAmount + (quote.platformFeesIncluded - (platformFee?.fixedFee ?? 0));
   return {
-    sourceCurrency: { ...CURRENCIES[source] },
-    destinationCurrency: { ...CURRENCIES[destination] },
+    sourceCurrency: { ...pricedCurrency(source) },
+    destinationCurrency: { ...pricedCurrency(destination) },
     destinationPaymentRail: rail,
     sendingAmount: quote.totalSendingAmount,
     minSendingAmount: bounds.minSendingAmount,

@@ -35,6 +35,8 @@ const BANK_RAILS: ReadonlySet<PaymentRail> = new Set<PaymentRail>([
 /** Counterparty fixed fee per rail in US cents (the receiving institution's or network's charge). */
 const COUNTERPARTY_FEE_USD_CENTS: Partial<Record<PaymentRail, number>> = {
   WIRE: 500,
+  // The correspondent banks' charge on an international transfer, like a domestic wire's.
+  SWIFT: 500,
   BANK_TRANSFER: 25,
   MOBILE_MONEY: 25,
   ETHEREUM: 100,

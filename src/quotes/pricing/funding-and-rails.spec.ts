@@ -4,10 +4,12 @@ import { isValidPixCopyPaste } from './identifiers/pix';
 import { isValidAddress } from './identifiers/crypto-addresses';
 import { buildPaymentInstructions, formatMajor, fundingReference } from './payment-instructions';
 import {
-  CRYPTO_NETWORKS, PAYMENT_RAILS, RAILS_BY_ACCOUNT_TYPE, WIRE_PAYMENT_RAILS, defaultRail, isWirePaymentRail, quoteExpiresAt, quoteLifetimeMs, selectRail,
-  supportedRails, wirePaymentRail,
+  CRYPTO_NETWORKS, DEFAULT_RAIL_BY_CURRENCY, PAYMENT_RAILS, RAILS_BY_ACCOUNT_TYPE, WIRE_PAYMENT_RAILS, defaultRail, isDestinationAccountType, isWirePaymentRail,
+  quoteExpiresAt, quoteLifetimeMs, selectRail, supportedRails, wirePaymentRail,
 } from './rails';
 import { CURRENCY_CODES } from '../../shared/currencies';
+import { EXTERNAL_ACCOUNT_TYPES, currenciesFor, railsFor } from '../../accounts/domain/external-account/account-identifiers';
+import { PAYOUT_ONLY_CURRENCIES, PRICED_CURRENCY_CODES, isPricedCurrency, unpricedPayoutCurrency } from './payout-currencies';
 import { FundingMethod, checkRealtimeFunding } from './realtime-funding';
 
 describe('rails', () => {
@@ -60,6 +62,90 @@ describe('rails', () => {
     expect(quoteLifetimeMs(['ACH', 'LIGHTNING'])).toBe(5 * 60 * 1000);
     expect(quoteExpiresAt('2025-10-13T12:00:00.000Z', ['ACH'])).toBe('2025-10-13T12:15:00.000Z');
     expect(quoteExpiresAt(new Date('2025-10-13T12:00:00Z'), ['SEPA_INSTANT'])).toBe('2025-10-13T12:05:00.000Z');
+  });
+});
+
+describe('rails per external account type', () => {
+  // Given every external account type the service accepts (the reference's `*ExternalAccountInfo`).
+  it('makes every external account type a destination with exactly the rails the account can carry', () => {
+    for (const type of EXTERNAL_ACCOUNT_TYPES) {
+      expect([type, isDestinationAccountType(type)]).toEqual([type, true]);
+      if (!isDestinationAccountType(type)) continue;
+      expect([type, supportedRails(type)]).toEqual([type, railsFor(type)]);
+      expect([type, supportedRails(type).includes(defaultRail(type))]).toEqual([type, true]);
+    }
+  });
+
+  it.each([
+    ['AED_ACCOUNT', 'BANK_TRANSFER'], ['BDT_ACCOUNT', 'BANK_TRANSFER'], ['BRL_ACCOUNT', 'PIX'], ['BWP_ACCOUNT', 'MOBILE_MONEY'],
+    ['CAD_ACCOUNT', 'BANK_TRANSFER'], ['CNY_ACCOUNT', 'BANK_TRANSFER'], ['COP_ACCOUNT', 'BANK_TRANSFER'], ['DKK_ACCOUNT', 'SEPA_INSTANT'],
+    ['EGP_ACCOUNT', 'BANK_TRANSFER'], ['EUR_ACCOUNT', 'SEPA_INSTANT'], ['GBP_ACCOUNT', 'FASTER_PAYMENTS'], ['GHS_ACCOUNT', 'BANK_TRANSFER'],
+    ['GTQ_ACCOUNT', 'BANK_TRANSFER'], ['HKD_ACCOUNT', 'BANK_TRANSFER'], ['HTG_ACCOUNT', 'MOBILE_MONEY'], ['IDR_ACCOUNT', 'BANK_TRANSFER'],
+    ['INR_ACCOUNT', 'UPI'], ['JMD_ACCOUNT', 'BANK_TRANSFER'], ['KES_ACCOUNT', 'MOBILE_MONEY'], ['MWK_ACCOUNT', 'MOBILE_MONEY'],
+    ['MXN_ACCOUNT', 'SPEI'], ['MYR_ACCOUNT', 'BANK_TRANSFER'], ['NGN_ACCOUNT', 'BANK_TRANSFER'], ['PHP_ACCOUNT', 'BANK_TRANSFER'],
+    ['PKR_ACCOUNT', 'BANK_TRANSFER'], ['RWF_ACCOUNT', 'MOBILE_MONEY'], ['SGD_ACCOUNT', 'FAST'], ['SLV_ACCOUNT', 'BANK_TRANSFER'],
+    ['THB_ACCOUNT', 'BANK_TRANSFER'], ['TZS_ACCOUNT', 'MOBILE_MONEY'], ['UGX_ACCOUNT', 'MOBILE_MONEY'], ['USD_ACCOUNT', 'ACH'],
+    ['VND_ACCOUNT', 'BANK_TRANSFER'], ['XAF_ACCOUNT', 'MOBILE_MONEY'], ['XOF_ACCOUNT', 'MOBILE_MONEY'], ['ZAR_ACCOUNT', 'BANK_TRANSFER'],
+    ['ZMW_ACCOUNT', 'MOBILE_MONEY'], ['SWIFT_ACCOUNT', 'SWIFT'], ['SPARK_WALLET', 'SPARK'], ['LIGHTNING', 'LIGHTNING'],
+    ['SOLANA_WALLET', 'SOLANA'], ['BASE_WALLET', 'BASE'], ['POLYGON_WALLET', 'POLYGON'], ['ETHEREUM_WALLET', 'ETHEREUM'],
+    ['TRON_WALLET', 'TRON'], ['PLASMA_WALLET', 'PLASMA'],
+  ] as const)('%s: a quote naming no rail pays on %s', (accountType, rail) => {
+    expect(selectRail({ accountType })).toEqual({ rail });
+  });
+
+  it("narrows the type's rails to the account's own paymentRails, default first", () => {
+    // An account with a phone only is paid by mobile money; one with a bank account only, by bank.
+    for (const type of ['BDT_ACCOUNT', 'CNY_ACCOUNT', 'COP_ACCOUNT', 'EGP_ACCOUNT', 'GHS_ACCOUNT', 'PKR_ACCOUNT', 'SLV_ACCOUNT'] as const) {
+      expect([type, selectRail({ accountType: type, accountRails: ['MOBILE_MONEY'] })]).toEqual([type, { rail: 'MOBILE_MONEY' }]);
+      expect([type, selectRail({ accountType: type, accountRails: ['BANK_TRANSFER', 'MOBILE_MONEY'], requestedRail: 'MOBILE_MONEY' })]).toEqual([type, { rail: 'MOBILE_MONEY' }]);
+      expect([type, selectRail({ accountType: type, accountRails: ['MOBILE_MONEY'], requestedRail: 'BANK_TRANSFER' }).error]).toEqual([type, {
+        field: 'destination.paymentRail', constraint: { enum: ['MOBILE_MONEY'] },
+        message: 'The destination account does not support BANK_TRANSFER; supported rails: MOBILE_MONEY',
+      }]);
+    }
+    expect(selectRail({ accountType: 'INR_ACCOUNT', accountRails: ['NEFT', 'RTGS'] })).toEqual({ rail: 'NEFT' });
+    expect(selectRail({ accountType: 'INR_ACCOUNT', accountRails: ['NEFT', 'RTGS'], requestedRail: 'RTGS' })).toEqual({ rail: 'RTGS' });
+    expect(selectRail({ accountType: 'SGD_ACCOUNT', accountRails: ['FAST', 'BANK_TRANSFER'], requestedRail: 'BANK_TRANSFER' })).toEqual({ rail: 'BANK_TRANSFER' });
+    // PayNow only when the account lists it.
+    expect(selectRail({ accountType: 'SGD_ACCOUNT', accountRails: ['FAST', 'BANK_TRANSFER'], requestedRail: 'PAYNOW' }).error?.constraint).toEqual({ enum: ['FAST', 'BANK_TRANSFER'] });
+    expect(selectRail({ accountType: 'SGD_ACCOUNT', accountRails: ['PAYNOW'], requestedRail: 'PAYNOW' })).toEqual({ rail: 'PAYNOW' });
+    expect(selectRail({ accountType: 'DKK_ACCOUNT', requestedRail: 'SEPA' })).toEqual({ rail: 'SEPA' });
+  });
+
+  it('answers a rail the type cannot carry as a field error listing the rails it can', () => {
+    expect(selectRail({ accountType: 'SWIFT_ACCOUNT', requestedRail: 'ACH' }).error).toEqual({
+      field: 'destination.paymentRail', constraint: { enum: ['SWIFT'] }, message: 'The destination account does not support ACH; supported rails: SWIFT',
+    });
+    expect(selectRail({ accountType: 'HKD_ACCOUNT', requestedRail: 'SWIFT' }).error?.constraint).toEqual({ enum: ['BANK_TRANSFER'] });
+    expect(selectRail({ accountType: 'KES_ACCOUNT', requestedRail: 'BANK_TRANSFER' }).error?.constraint).toEqual({ enum: ['MOBILE_MONEY'] });
+    expect(selectRail({ accountType: 'DKK_ACCOUNT', requestedRail: 'FASTER_PAYMENTS' }).error?.constraint).toEqual({ enum: ['SEPA', 'SEPA_INSTANT'] });
+    expect(selectRail({ accountType: 'TRON_WALLET', requestedRail: 'SWIFT' }).error?.constraint).toEqual({ enum: [] });
+  });
+
+  it('prices every currency an account type holds, each with a default payout rail of a type that holds it', () => {
+    for (const type of EXTERNAL_ACCOUNT_TYPES) {
+      for (const code of currenciesFor(type) ?? []) expect([type, code, isPricedCurrency(code)]).toEqual([type, code, true]);
+    }
+    for (const code of PRICED_CURRENCY_CODES) {
+      const rail = DEFAULT_RAIL_BY_CURRENCY[code];
+      const holders = EXTERNAL_ACCOUNT_TYPES.filter((type) => (currenciesFor(type) ?? Object.keys(PAYOUT_ONLY_CURRENCIES)).includes(code));
+      expect([code, holders.some((type) => isDestinationAccountType(type) && supportedRails(type).includes(rail))]).toEqual([code, true]);
+    }
+  });
+
+  it('refuses a payout in a currency without a rate (a SWIFT account may hold any code) as 400 INVALID_CURRENCY naming the account', () => {
+    expect(unpricedPayoutCurrency('DKK', 'ExternalAccount:x')).toBeNull();
+    expect(unpricedPayoutCurrency('CHF', 'ExternalAccount:x')).toBeNull();
+    const refusal = unpricedPayoutCurrency('ISK', 'ExternalAccount:x');
+    expect(refusal).toMatchObject({
+      code: 'INVALID_CURRENCY',
+      details: { errors: [{ field: 'destination.accountId', constraint: {}, message: 'ExternalAccount:x holds ISK, which the service has no exchange rate for' }] },
+    });
+  });
+
+  it('locks SEPA Instant payouts (EUR, DKK) for 5 minutes and FAST, SWIFT, bank and mobile money payouts for 15', () => {
+    expect(quoteLifetimeMs([defaultRail('DKK_ACCOUNT')])).toBe(5 * 60 * 1000);
+    for (const rail of ['FAST', 'PAYNOW', 'SWIFT', 'BANK_TRANSFER', 'MOBILE_MONEY'] as const) expect([rail, quoteLifetimeMs([rail])]).toEqual([rail, 15 * 60 * 1000]);
   });
 });
 

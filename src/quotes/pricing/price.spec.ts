@@ -1,11 +1,12 @@
 import { DomainError } from '../../infra/domain/domain-error';
-import { CURRENCIES, CURRENCY_CODES, MAX_AMOUNT_MINOR } from '../../shared/currencies';
+import { CURRENCY_CODES, MAX_AMOUNT_MINOR } from '../../shared/currencies';
 import { divide, floor, fromNumber, integer, multiply, roundHalfEven } from './exact';
 import { PlatformFee } from './fee-schedule';
 import { quoteInvariantViolations } from './invariants';
 import { LockedCurrencySide, PricedQuote, convertAtRate, priceQuote } from './price';
-import { PAYMENT_RAILS, PaymentRail } from './rails';
-import { RateSnapshot, midMarketRate, minorUnitRate, rateSnapshotAt, rateSnapshotForBucket } from './rate-table';
+import { PAYOUT_ONLY_CURRENCIES, PRICED_CURRENCIES, PRICED_CURRENCY_CODES } from './payout-currencies';
+import { DEFAULT_RAIL_BY_CURRENCY, PAYMENT_RAILS, PaymentRail } from './rails';
+import { BASE_USD_VALUE, RateSnapshot, midMarketRate, minorUnitRate, rateSnapshotAt, rateSnapshotForBucket } from './rate-table';
 import { SeededRandom } from '../../../test/support/seeded-random';
 
 interface Case {
@@ -20,8 +21,9 @@ interface Case {
 }
 
 function randomCase(random: SeededRandom): Case {
+  // A quote sends from a supported currency and pays out in any priced one.
   const sendingCurrency = random.pick(CURRENCY_CODES);
-  const receivingCurrency = random.pick(CURRENCY_CODES);
+  const receivingCurrency = random.pick(PRICED_CURRENCY_CODES);
   const roll = random.next();
   const platformFee = roll < 0.25
     ? null
@@ -56,7 +58,7 @@ function violations(input: Case, quote: PricedQuote): string[] {
   const net = quote.totalSendingAmount - quote.feesIncluded;
   check(BigInt(quote.totalReceivingAmount) === convertAtRate(net, quote.exchangeRate, sending, receiving), 'convertAtRate disagrees');
   // A float client computing the same conversion lands within one minor unit.
-  const floatReceiving = ((net / 10 ** CURRENCIES[sending].decimals) / quote.exchangeRate) * 10 ** CURRENCIES[receiving].decimals;
+  const floatReceiving = ((net / 10 ** PRICED_CURRENCIES[sending].decimals) / quote.exchangeRate) * 10 ** PRICED_CURRENCIES[receiving].decimals;
   if (floatReceiving < 1e14) check(Math.abs(floatReceiving - quote.totalReceivingAmount) <= 1, `float conversion ${floatReceiving}`);
   const mid = midMarketRate(input.snapshot, sending, receiving);
   check(quote.midMarketRate === mid, 'mid-market rate');
@@ -184,6 +186,30 @@ describe('priceQuote', () => {
       expect(quote.totalReceivingAmount).toBe(lockedCurrencyAmount);
       expect(Number(convertAtRate(quote.totalSendingAmount - quote.feesIncluded, quote.exchangeRate, 'USD', 'NGN'))).toBe(lockedCurrencyAmount);
     }
+  });
+
+  it('prices every payout-only currency from every source on its default rail, both locked sides, 0-decimal ones included', () => {
+    const snapshot = rateSnapshotAt(new Date('2025-10-13T12:00:00Z'));
+    /** Minor units of `code` worth about `usd` US dollars. */
+    const worthOf = (usd: number, code: string) => Math.round((usd / Number(BASE_USD_VALUE[code])) * 10 ** PRICED_CURRENCIES[code].decimals);
+    for (const receivingCurrency of Object.keys(PAYOUT_ONLY_CURRENCIES)) {
+      const rail = DEFAULT_RAIL_BY_CURRENCY[receivingCurrency];
+      for (const sendingCurrency of CURRENCY_CODES) {
+        const sending = { snapshot, sendingCurrency, receivingCurrency, rail, platformFee: { fixedFee: 25, variableFeeRate: 0.002 } };
+        const input = { ...sending, lockedCurrencySide: 'SENDING' as const, lockedCurrencyAmount: worthOf(1_000, sendingCurrency) };
+        expect([sendingCurrency, receivingCurrency, violations(input, priceQuote(input))]).toEqual([sendingCurrency, receivingCurrency, []]);
+        const locked = { ...sending, lockedCurrencySide: 'RECEIVING' as const, lockedCurrencyAmount: worthOf(250, receivingCurrency) + 7 };
+        expect([sendingCurrency, receivingCurrency, violations(locked, priceQuote(locked))]).toEqual([sendingCurrency, receivingCurrency, []]);
+      }
+    }
+    // USD -> VND (0 decimals) at 10000 cents: dong per dollar, the bank fee, no counterparty fee.
+    const vnd = priceQuote({ snapshot, sendingCurrency: 'USD', receivingCurrency: 'VND', lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000, rail: 'BANK_TRANSFER', platformFee: null });
+    const dongPerDollar = 1 / Number(snapshot.usdValues.VND);
+    expect(vnd.rateDetails).toMatchObject({ gridApiFixedFee: 10, gridApiVariableFeeRate: 0.001, gridApiVariableFeeAmount: 10, counterpartyFixedFee: Math.round(0.25 * 1 / 0.000038) });
+    expect(Math.abs(vnd.totalReceivingAmount - ((10_000 - vnd.feesIncluded) / 100) * dongPerDollar)).toBeLessThanOrEqual(1);
+    // SWIFT: the correspondent banks' $5, in the receiving currency at the base table.
+    const chf = priceQuote({ snapshot, sendingCurrency: 'USD', receivingCurrency: 'CHF', lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100_000, rail: 'SWIFT', platformFee: null });
+    expect(chf.rateDetails.counterpartyFixedFee).toBe(400);
   });
 
   it('is deterministic: the same inputs give the same quote', () => {

@@ -1,9 +1,10 @@
 import { DomainError } from '../../infra/domain/domain-error';
-import { CURRENCIES, MAX_AMOUNT_MINOR, isCurrencyCode } from '../../shared/currencies';
+import { MAX_AMOUNT_MINOR } from '../../shared/currencies';
 import {
   ONE, Ratio, add, compare, divide, floor, fromNumber, integer, multiply, parseDecimal, pow10, roundHalfEven, subtract, toSignificant,
 } from './exact';
 import { PlatformFee, counterpartyFixedFeeFor, serviceFeeFor } from './fee-schedule';
+import { PRICED_CURRENCIES, isPricedCurrency } from './payout-currencies';
 import { PaymentRail } from './rails';
 import { RATE_SIGNIFICANT_DIGITS, RateSnapshot, midMarketRate, minorUnitRate, usdValue } from './rate-table';
 
@@ -105,7 +106,7 @@ export function convertAtRate(netSendingMinor: number | bigint, exchangeRate: nu
 
 function termsOf(request: PriceRequest): Terms {
   for (const code of [request.sendingCurrency, request.receivingCurrency]) {
-    if (!isCurrencyCode(code)) throw new DomainError('INVALID_CURRENCY', `Unsupported currency ${String(code)}`);
+    if (!isPricedCurrency(code)) throw new DomainError('INVALID_CURRENCY', `Unsupported currency ${String(code)}`);
   }
   const service = serviceFeeFor(request.sendingCurrency, request.receivingCurrency, request.rail);
   const platform = request.platformFee ?? { fixedFee: 0, variableFeeRate: 0 };
@@ -202,7 +203,7 @@ function searchWindow(terms: Terms, target: bigint, mid: string): [bigint, bigin
  * differs from `current`.
  */
 function rateDelivering(terms: Terms, net: bigint, target: bigint, current: string): string | null {
-  const scale = divide(integer(pow10(CURRENCIES[terms.receivingCurrency].decimals)), integer(pow10(CURRENCIES[terms.sendingCurrency].decimals)));
+  const scale = divide(integer(pow10(PRICED_CURRENCIES[terms.receivingCurrency].decimals)), integer(pow10(PRICED_CURRENCIES[terms.sendingCurrency].decimals)));
   const exact = multiply(divide(integer(net), integer(target)), scale);
   for (let digits = RATE_SIGNIFICANT_DIGITS; digits <= 17; digits += 1) {
     const text = toSignificant(exact, digits, 'floor');
@@ -221,14 +222,14 @@ function present(snapshot: RateSnapshot, terms: Terms, evaluation: Evaluation, m
   }
   const msatsPerSendingMinor = divide(
     multiply(divide(usdValue(snapshot, terms.sendingCurrency), usdValue(snapshot, 'BTC')), integer(MSATS_PER_BTC)),
-    integer(pow10(CURRENCIES[terms.sendingCurrency].decimals)),
+    integer(pow10(PRICED_CURRENCIES[terms.sendingCurrency].decimals)),
   );
   const gridApiMultiplier = multiply(msatsPerSendingMinor, subtract(ONE, terms.serviceVariableRate));
   // At mid-market the counterparty's multiplier is the receiving currency's own BTC price; a
   // RECEIVING-adjusted rate moves it by the same factor as the rate.
   const counterpartyMultiplier = evaluation.rateText === mid
     ? divide(
-      multiply(divide(usdValue(snapshot, 'BTC'), usdValue(snapshot, terms.receivingCurrency)), integer(pow10(CURRENCIES[terms.receivingCurrency].decimals))),
+      multiply(divide(usdValue(snapshot, 'BTC'), usdValue(snapshot, terms.receivingCurrency)), integer(pow10(PRICED_CURRENCIES[terms.receivingCurrency].decimals))),
       integer(MSATS_PER_BTC),
     )
     : divide(ONE, multiply(evaluation.minorRate, msatsPerSendingMinor));

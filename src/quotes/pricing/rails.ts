@@ -41,13 +41,18 @@ export const CRYPTO_NETWORKS = ['SOLANA', 'ETHEREUM', 'BASE', 'POLYGON', 'TRON',
 export type CryptoNetwork = (typeof CRYPTO_NETWORKS)[number];
 
 /**
- * Destination account types a quote can pay to: the external account types of DECISIONS.md
- * section 1b (plus the fiat types SPEC.md lists for the other supported currencies), an
- * internal account (`EMBEDDED_WALLET` or any other internal type as `INTERNAL_ACCOUNT`), and UMA.
+ * Destination account types a quote can pay to: every external account type of the reference
+ * (`*ExternalAccountInfo`, src/accounts/domain/external-account/account-identifiers.ts, with the
+ * legacy BITCOIN_L1 that stored accounts may carry), an internal account (`EMBEDDED_WALLET` or
+ * any other internal type as `INTERNAL_ACCOUNT`), and UMA.
  */
 export type DestinationAccountType =
-  | 'USD_ACCOUNT' | 'EUR_ACCOUNT' | 'GBP_ACCOUNT' | 'MXN_ACCOUNT' | 'BRL_ACCOUNT'
-  | 'INR_ACCOUNT' | 'NGN_ACCOUNT' | 'CAD_ACCOUNT' | 'PHP_ACCOUNT' | 'KES_ACCOUNT'
+  | 'AED_ACCOUNT' | 'BDT_ACCOUNT' | 'BRL_ACCOUNT' | 'BWP_ACCOUNT' | 'CAD_ACCOUNT' | 'CNY_ACCOUNT' | 'COP_ACCOUNT'
+  | 'DKK_ACCOUNT' | 'EGP_ACCOUNT' | 'EUR_ACCOUNT' | 'GBP_ACCOUNT' | 'GHS_ACCOUNT' | 'GTQ_ACCOUNT' | 'HKD_ACCOUNT'
+  | 'HTG_ACCOUNT' | 'IDR_ACCOUNT' | 'INR_ACCOUNT' | 'JMD_ACCOUNT' | 'KES_ACCOUNT' | 'MWK_ACCOUNT' | 'MXN_ACCOUNT'
+  | 'MYR_ACCOUNT' | 'NGN_ACCOUNT' | 'PHP_ACCOUNT' | 'PKR_ACCOUNT' | 'RWF_ACCOUNT' | 'SGD_ACCOUNT' | 'SLV_ACCOUNT'
+  | 'THB_ACCOUNT' | 'TZS_ACCOUNT' | 'UGX_ACCOUNT' | 'USD_ACCOUNT' | 'VND_ACCOUNT' | 'XAF_ACCOUNT' | 'XOF_ACCOUNT'
+  | 'ZAR_ACCOUNT' | 'ZMW_ACCOUNT' | 'SWIFT_ACCOUNT'
   | 'SPARK_WALLET' | 'LIGHTNING'
   | 'SOLANA_WALLET' | 'BASE_WALLET' | 'POLYGON_WALLET' | 'ETHEREUM_WALLET' | 'TRON_WALLET' | 'PLASMA_WALLET'
   | 'BITCOIN_L1'
@@ -58,36 +63,95 @@ interface RailChoice {
   readonly defaultRail: PaymentRail;
 }
 
+/** `rails` in the reference's `paymentRails` order; the default is the first unless named. */
+function choice(rails: readonly PaymentRail[], defaultRail: PaymentRail = rails[0]): RailChoice {
+  return { rails, defaultRail };
+}
+
+const BANK = choice(['BANK_TRANSFER']);
+const MOBILE = choice(['MOBILE_MONEY']);
+/** Accounts paid to a bank account or a mobile wallet: the bank by default, mobile money when the account only has a phone. */
+const BANK_OR_MOBILE = choice(['BANK_TRANSFER', 'MOBILE_MONEY']);
+/** SEPA Instant by default: the money arrives in seconds (and the quote locks 5 minutes). */
+const SEPA = choice(['SEPA', 'SEPA_INSTANT'], 'SEPA_INSTANT');
+
+/**
+ * The rails of each destination type (the reference's `paymentRails` enum of its account info)
+ * and the rail a quote uses when it names none. An account that lists fewer `paymentRails` (its
+ * identifiers fit only some) narrows these in selectRail.
+ */
 export const RAILS_BY_ACCOUNT_TYPE: Readonly<Record<DestinationAccountType, RailChoice>> = Object.freeze({
-  USD_ACCOUNT: { rails: ['ACH', 'WIRE', 'RTP', 'FEDNOW'], defaultRail: 'ACH' },
-  EUR_ACCOUNT: { rails: ['SEPA', 'SEPA_INSTANT'], defaultRail: 'SEPA_INSTANT' },
-  GBP_ACCOUNT: { rails: ['FASTER_PAYMENTS'], defaultRail: 'FASTER_PAYMENTS' },
-  MXN_ACCOUNT: { rails: ['SPEI'], defaultRail: 'SPEI' },
-  BRL_ACCOUNT: { rails: ['PIX'], defaultRail: 'PIX' },
-  INR_ACCOUNT: { rails: ['UPI', 'NEFT', 'RTGS'], defaultRail: 'UPI' },
-  NGN_ACCOUNT: { rails: ['BANK_TRANSFER'], defaultRail: 'BANK_TRANSFER' },
-  CAD_ACCOUNT: { rails: ['BANK_TRANSFER'], defaultRail: 'BANK_TRANSFER' },
-  PHP_ACCOUNT: { rails: ['BANK_TRANSFER'], defaultRail: 'BANK_TRANSFER' },
-  KES_ACCOUNT: { rails: ['MOBILE_MONEY'], defaultRail: 'MOBILE_MONEY' },
-  SPARK_WALLET: { rails: ['SPARK'], defaultRail: 'SPARK' },
-  LIGHTNING: { rails: ['LIGHTNING'], defaultRail: 'LIGHTNING' },
-  SOLANA_WALLET: { rails: ['SOLANA'], defaultRail: 'SOLANA' },
-  BASE_WALLET: { rails: ['BASE'], defaultRail: 'BASE' },
-  POLYGON_WALLET: { rails: ['POLYGON'], defaultRail: 'POLYGON' },
-  ETHEREUM_WALLET: { rails: ['ETHEREUM'], defaultRail: 'ETHEREUM' },
-  TRON_WALLET: { rails: ['TRON'], defaultRail: 'TRON' },
-  PLASMA_WALLET: { rails: ['PLASMA'], defaultRail: 'PLASMA' },
-  BITCOIN_L1: { rails: ['BITCOIN'], defaultRail: 'BITCOIN' },
-  EMBEDDED_WALLET: { rails: ['EMBEDDED_WALLET'], defaultRail: 'EMBEDDED_WALLET' },
-  INTERNAL_ACCOUNT: { rails: ['INTERNAL'], defaultRail: 'INTERNAL' },
-  UMA_ADDRESS: { rails: ['UMA'], defaultRail: 'UMA' },
+  AED_ACCOUNT: BANK,
+  BDT_ACCOUNT: BANK_OR_MOBILE,
+  BRL_ACCOUNT: choice(['PIX']),
+  BWP_ACCOUNT: MOBILE,
+  CAD_ACCOUNT: BANK,
+  CNY_ACCOUNT: BANK_OR_MOBILE,
+  COP_ACCOUNT: BANK_OR_MOBILE,
+  DKK_ACCOUNT: SEPA,
+  EGP_ACCOUNT: BANK_OR_MOBILE,
+  EUR_ACCOUNT: SEPA,
+  GBP_ACCOUNT: choice(['FASTER_PAYMENTS']),
+  GHS_ACCOUNT: BANK_OR_MOBILE,
+  GTQ_ACCOUNT: BANK,
+  HKD_ACCOUNT: BANK,
+  HTG_ACCOUNT: MOBILE,
+  IDR_ACCOUNT: BANK,
+  // UPI when the account has a handle, else NEFT (RTGS only on request: it is for large sums).
+  INR_ACCOUNT: choice(['UPI', 'NEFT', 'RTGS']),
+  JMD_ACCOUNT: BANK,
+  KES_ACCOUNT: MOBILE,
+  MWK_ACCOUNT: MOBILE,
+  MXN_ACCOUNT: choice(['SPEI']),
+  MYR_ACCOUNT: BANK,
+  NGN_ACCOUNT: BANK,
+  PHP_ACCOUNT: BANK,
+  PKR_ACCOUNT: BANK_OR_MOBILE,
+  RWF_ACCOUNT: MOBILE,
+  // FAST by default: PayNow pays to a proxy (phone, UEN) and is used only when asked for.
+  SGD_ACCOUNT: choice(['PAYNOW', 'FAST', 'BANK_TRANSFER'], 'FAST'),
+  SLV_ACCOUNT: BANK_OR_MOBILE,
+  THB_ACCOUNT: BANK,
+  TZS_ACCOUNT: MOBILE,
+  UGX_ACCOUNT: MOBILE,
+  USD_ACCOUNT: choice(['ACH', 'WIRE', 'RTP', 'FEDNOW']),
+  VND_ACCOUNT: BANK,
+  XAF_ACCOUNT: MOBILE,
+  XOF_ACCOUNT: MOBILE,
+  ZAR_ACCOUNT: BANK,
+  ZMW_ACCOUNT: MOBILE,
+  SWIFT_ACCOUNT: choice(['SWIFT']),
+  SPARK_WALLET: choice(['SPARK']),
+  LIGHTNING: choice(['LIGHTNING']),
+  SOLANA_WALLET: choice(['SOLANA']),
+  BASE_WALLET: choice(['BASE']),
+  POLYGON_WALLET: choice(['POLYGON']),
+  ETHEREUM_WALLET: choice(['ETHEREUM']),
+  TRON_WALLET: choice(['TRON']),
+  PLASMA_WALLET: choice(['PLASMA']),
+  BITCOIN_L1: choice(['BITCOIN']),
+  EMBEDDED_WALLET: choice(['EMBEDDED_WALLET']),
+  INTERNAL_ACCOUNT: choice(['INTERNAL']),
+  UMA_ADDRESS: choice(['UMA']),
 });
 
-/** Default payout rail per receiving currency, for corridors listed without an account (exchange rates). */
+/**
+ * Default payout rail per receiving currency, for corridors listed without an account (exchange
+ * rates): the default rail of the account type that holds the currency (USD: USD_ACCOUNT), and
+ * SWIFT for the currencies only a SWIFT_ACCOUNT is paid in.
+ */
 export const DEFAULT_RAIL_BY_CURRENCY: Readonly<Record<string, PaymentRail>> = Object.freeze({
   USD: 'ACH', EUR: 'SEPA_INSTANT', GBP: 'FASTER_PAYMENTS', MXN: 'SPEI', BRL: 'PIX', INR: 'UPI',
   NGN: 'BANK_TRANSFER', CAD: 'BANK_TRANSFER', PHP: 'BANK_TRANSFER', KES: 'MOBILE_MONEY',
   USDC: 'SOLANA', USDT: 'SOLANA', USDB: 'SPARK', BTC: 'LIGHTNING',
+  AED: 'BANK_TRANSFER', BDT: 'BANK_TRANSFER', BWP: 'MOBILE_MONEY', CNY: 'BANK_TRANSFER', COP: 'BANK_TRANSFER',
+  DKK: 'SEPA_INSTANT', EGP: 'BANK_TRANSFER', GHS: 'BANK_TRANSFER', GTQ: 'BANK_TRANSFER', HKD: 'BANK_TRANSFER',
+  HTG: 'MOBILE_MONEY', IDR: 'BANK_TRANSFER', JMD: 'BANK_TRANSFER', MWK: 'MOBILE_MONEY', MYR: 'BANK_TRANSFER',
+  PKR: 'BANK_TRANSFER', RWF: 'MOBILE_MONEY', SGD: 'FAST', THB: 'BANK_TRANSFER', TZS: 'MOBILE_MONEY',
+  UGX: 'MOBILE_MONEY', VND: 'BANK_TRANSFER', XAF: 'MOBILE_MONEY', XOF: 'MOBILE_MONEY', ZAR: 'BANK_TRANSFER',
+  ZMW: 'MOBILE_MONEY',
+  AUD: 'SWIFT', CHF: 'SWIFT', CZK: 'SWIFT', ILS: 'SWIFT', JPY: 'SWIFT', KRW: 'SWIFT', NOK: 'SWIFT', NZD: 'SWIFT',
+  PLN: 'SWIFT', SAR: 'SWIFT', SEK: 'SWIFT',
 });
 
 /**

@@ -1,4 +1,5 @@
-import { CURRENCY_CODES, STABLECOINS } from '../../shared/currencies';
+import { STABLECOINS } from '../../shared/currencies';
+import { PRICED_CURRENCY_CODES } from './payout-currencies';
 import { divide, fromNumber, parseDecimal, toSignificant } from './exact';
 import {
   BASE_USD_VALUE, MAX_DRIFT_PPM, RATE_SNAPSHOT_TTL_MS, driftPpm, midMarketRate, minorUnitRate, rateSnapshotAt, rateSnapshotById,
@@ -21,10 +22,14 @@ describe('sandbox rate table', () => {
     expect(rateSnapshotById('Quote:1')).toBeNull();
   });
 
+  it('has a base value for every priced currency, payout-only ones included', () => {
+    expect(Object.keys(BASE_USD_VALUE).sort()).toEqual([...PRICED_CURRENCY_CODES].sort());
+  });
+
   it('drifts every floating currency within 0.5% of its base value and never moves USD or stablecoins', () => {
     for (let bucket = 5_800_000; bucket < 5_800_000 + 2_000; bucket += 7) {
       const snapshot = rateSnapshotForBucket(bucket);
-      for (const code of CURRENCY_CODES) {
+      for (const code of PRICED_CURRENCY_CODES) {
         const ratio = Number(snapshot.usdValues[code]) / Number(BASE_USD_VALUE[code]);
         expect(Math.abs(ratio - 1)).toBeLessThanOrEqual(MAX_DRIFT_PPM / 1_000_000 + 1e-12);
         if (code === 'USD' || STABLECOINS.has(code)) expect(snapshot.usdValues[code]).toBe('1');
@@ -39,8 +44,8 @@ describe('sandbox rate table', () => {
 
   it('quotes every pair as sending units per one receiving unit', () => {
     const snapshot = rateSnapshotAt(at);
-    for (const sending of CURRENCY_CODES) {
-      for (const receiving of CURRENCY_CODES) {
+    for (const sending of PRICED_CURRENCY_CODES) {
+      for (const receiving of PRICED_CURRENCY_CODES) {
         const rate = midMarketRate(snapshot, sending, receiving);
         const expected = divide(parseDecimal(snapshot.usdValues[receiving]), parseDecimal(snapshot.usdValues[sending]));
         expect(rate).toBe(sending === receiving ? '1' : toSignificant(expected, 15));

@@ -1,5 +1,6 @@
-import { CURRENCIES, CURRENCY_CODES, STABLECOINS } from '../../shared/currencies';
+import { STABLECOINS } from '../../shared/currencies';
 import { Ratio, divide, integer, multiply, parseDecimal, pow10, ratio, toSignificant } from './exact';
+import { PRICED_CURRENCIES, PRICED_CURRENCY_CODES } from './payout-currencies';
 
 /**
  * The sandbox's deterministic mid-market rates (DECISIONS.md section 2). Every currency has a
@@ -18,7 +19,7 @@ export const MAX_DRIFT_PPM = 5_000;
 /** Significant digits of a published mid-market rate; JSON numbers round-trip them exactly. */
 export const RATE_SIGNIFICANT_DIGITS = 15;
 
-/** Base value of one major unit in US dollars, before drift. */
+/** Base value of one major unit in US dollars, before drift, for every priced currency. */
 export const BASE_USD_VALUE: Readonly<Record<string, string>> = Object.freeze({
   USD: '1',
   EUR: '1.16',
@@ -34,6 +35,44 @@ export const BASE_USD_VALUE: Readonly<Record<string, string>> = Object.freeze({
   USDT: '1',
   USDB: '1',
   BTC: '100000',
+  // Payout-only currencies (src/quotes/pricing/payout-currencies.ts).
+  AED: '0.2723',
+  BDT: '0.0082',
+  BWP: '0.074',
+  CNY: '0.14',
+  COP: '0.00026',
+  DKK: '0.155',
+  EGP: '0.021',
+  GHS: '0.09',
+  GTQ: '0.13',
+  HKD: '0.1286',
+  HTG: '0.0076',
+  IDR: '0.00006',
+  JMD: '0.0063',
+  MWK: '0.00058',
+  MYR: '0.24',
+  PKR: '0.00355',
+  RWF: '0.00069',
+  SGD: '0.77',
+  THB: '0.031',
+  TZS: '0.00041',
+  UGX: '0.00028',
+  VND: '0.000038',
+  XAF: '0.00177',
+  XOF: '0.00177',
+  ZAR: '0.058',
+  ZMW: '0.044',
+  AUD: '0.65',
+  CHF: '1.25',
+  CZK: '0.048',
+  ILS: '0.3',
+  JPY: '0.0066',
+  KRW: '0.0007',
+  NOK: '0.099',
+  NZD: '0.57',
+  PLN: '0.27',
+  SAR: '0.2666',
+  SEK: '0.105',
 });
 
 export interface RateSnapshot {
@@ -67,7 +106,7 @@ export function rateSnapshotById(id: string): RateSnapshot | null {
 
 export function rateSnapshotForBucket(bucket: number): RateSnapshot {
   const usdValues: Record<string, string> = {};
-  for (const code of CURRENCY_CODES) {
+  for (const code of PRICED_CURRENCY_CODES) {
     const base = parseDecimal(BASE_USD_VALUE[code]);
     if (code === 'USD' || STABLECOINS.has(code)) {
       usdValues[code] = BASE_USD_VALUE[code];
@@ -123,15 +162,15 @@ export function midMarketRate(snapshot: RateSnapshot, sendingCurrency: string, r
  * currencies applied (e.g. USD->BTC at 100000: 10^7 cents per 10^8 sats = 0.1 cent per sat).
  */
 export function minorUnitRate(rate: Ratio, sendingCurrency: string, receivingCurrency: string): Ratio {
-  const sendingScale = pow10(CURRENCIES[sendingCurrency].decimals);
-  const receivingScale = pow10(CURRENCIES[receivingCurrency].decimals);
+  const sendingScale = pow10(PRICED_CURRENCIES[sendingCurrency].decimals);
+  const receivingScale = pow10(PRICED_CURRENCIES[receivingCurrency].decimals);
   return divide(multiply(rate, integer(sendingScale)), integer(receivingScale));
 }
 
 /** Converts a fixed amount of USD cents into minor units of `code` at the BASE value (no drift). */
 export function baseMinorFromUsdCents(code: string, usdCents: number): bigint {
   const majorValue = parseDecimal(BASE_USD_VALUE[code]);
-  const value = divide(multiply(integer(usdCents), integer(pow10(CURRENCIES[code].decimals))), multiply(majorValue, integer(100)));
+  const value = divide(multiply(integer(usdCents), integer(pow10(PRICED_CURRENCIES[code].decimals))), multiply(majorValue, integer(100)));
   // Half up is enough here: these are static schedule figures, not amounts of a payment.
   return (value.n * 2n + value.d) / (2n * value.d);
 }

@@ -1,7 +1,7 @@
 import { TransactionRow, TransactionView, TransactionViewReducer, foldTransactionRow } from '../../accounts/queries/transaction.view';
 import { LEGACY_FAILURE_REASONS, refundReasonOf } from '../../sandbox/quote-scenarios';
-import { currency } from '../../shared/currencies';
 import { QuoteEvent, QuoteTerms } from '../domain/quote/quote.events';
+import { pricedCurrency } from '../pricing/payout-currencies';
 import { wirePaymentRail } from '../pricing/rails';
 
 /**
@@ -34,8 +34,8 @@ function created(terms: QuoteTerms): TransactionView {
     destination,
     customerId: terms.customerId,
     platformCustomerId: terms.platformCustomerId,
-    sentAmount: { amount: terms.totalSendingAmount, currency: currency(terms.sendingCurrency) },
-    receivedAmount: { amount: terms.totalReceivingAmount, currency: currency(terms.receivingCurrency) },
+    sentAmount: { amount: terms.totalSendingAmount, currency: pricedCurrency(terms.sendingCurrency) },
+    receivedAmount: { amount: terms.totalReceivingAmount, currency: pricedCurrency(terms.receivingCurrency) },
     exchangeRate: Number(terms.exchangeRate),
     fees: terms.feesIncluded,
     quoteId: terms.quoteId,

@@ -1,7 +1,8 @@
 import { RecordedEvent } from '../../infra/event-store/event-store.port';
-import { Currency, currency } from '../../shared/currencies';
+import { Currency } from '../../shared/currencies';
 import { ExistingQuote, PublicQuoteStatus, QuoteState, publicStatus, quoteDecider } from '../domain/quote/quote.decider';
 import { PaymentInstructionsRecord, QuoteDestination, QuoteEvent, QuoteScaChallenge, QuoteSource, RateDetails } from '../domain/quote/quote.events';
+import { pricedCurrency } from '../pricing/payout-currencies';
 import { WirePaymentRail, wirePaymentRail } from '../pricing/rails';
 
 /** The destination as the Quote resource shows it: the rail only when the contract names it. */
@@ -70,8 +71,8 @@ export function quoteView(state: ExistingQuote): QuoteView {
     expiresAt: state.expiresAt,
     source: sourceView(state.source),
     destination: destinationView(state.destination),
-    sendingCurrency: currency(state.sendingCurrency),
-    receivingCurrency: currency(state.receivingCurrency),
+    sendingCurrency: pricedCurrency(state.sendingCurrency),
+    receivingCurrency: pricedCurrency(state.receivingCurrency),
     totalSendingAmount: state.totalSendingAmount,
     totalReceivingAmount: state.totalReceivingAmount,
     exchangeRate: Number(state.exchangeRate),

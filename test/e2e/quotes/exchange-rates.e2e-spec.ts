@@ -116,10 +116,11 @@ describe('exchange rates', () => {
   it('lists every corridor by default, each priced consistently from one snapshot', async () => {
     const response = await testApp.platform.api.get('/exchange-rates').expect(200);
     const data: Entry[] = response.body.data;
-    // 10 fiat destinations (the 4 crypto ones have no contract rail): from each of 14 sources, but not to itself.
-    expect(data).toHaveLength(10 * 13);
+    // 47 fiat destinations (the 10 supported ones and the 37 payout-only ones; the 4 crypto ones
+    // have no contract rail) from each of 14 sources, but not to itself (10 sources are fiat).
+    expect(data).toHaveLength(47 * 14 - 10);
     const pairs = new Set(data.map((entry) => `${entry.sourceCurrency.code}>${entry.destinationCurrency.code}`));
-    expect(pairs.size).toBe(10 * 13);
+    expect(pairs.size).toBe(47 * 14 - 10);
     for (const entry of data) {
       expect([entry.sourceCurrency.code, entry.destinationCurrency.code, violationsOf(entry)]).toEqual([entry.sourceCurrency.code, entry.destinationCurrency.code, []]);
       expect(entry.sendingAmount).toBe(Math.max(10_000, entry.minSendingAmount));
@@ -128,13 +129,33 @@ describe('exchange rates', () => {
     // One request reads one snapshot.
     expect(new Set(data.map((entry) => entry.rateSnapshotId)).size).toBe(1);
     const fromUsd = await testApp.platform.api.get('/exchange-rates?sourceCurrency=USD').expect(200);
-    expect(fromUsd.body.data.map((entry: Entry) => entry.destinationCurrency.code)).toEqual(
-      ['EUR', 'GBP', 'MXN', 'BRL', 'INR', 'NGN', 'CAD', 'PHP', 'KES'],
-    );
+    expect(fromUsd.body.data.map((entry: Entry) => entry.destinationCurrency.code)).toEqual([
+      'EUR', 'GBP', 'MXN', 'BRL', 'INR', 'NGN', 'CAD', 'PHP', 'KES',
+      'AED', 'BDT', 'BWP', 'CNY', 'COP', 'DKK', 'EGP', 'GHS', 'GTQ', 'HKD', 'HTG', 'IDR', 'JMD', 'MWK', 'MYR', 'PKR', 'RWF', 'SGD', 'THB', 'TZS',
+      'UGX', 'VND', 'XAF', 'XOF', 'ZAR', 'ZMW', 'AUD', 'CHF', 'CZK', 'ILS', 'JPY', 'KRW', 'NOK', 'NZD', 'PLN', 'SAR', 'SEK',
+    ]);
     const repeated = await testApp.platform.api.get('/exchange-rates?sourceCurrency=GBP&destinationCurrency=EUR&destinationCurrency=MXN,BRL').expect(200);
     expect(repeated.body.data.map((entry: Entry) => [entry.destinationCurrency.code, entry.destinationPaymentRail])).toEqual([
       ['EUR', 'SEPA_INSTANT'], ['MXN', 'SPEI'], ['BRL', 'PIX'],
     ]);
+  });
+
+  it('lists the payout-only currencies of the external account types as destinations, never as sources', async () => {
+    const response = await testApp.platform.api.get('/exchange-rates?sourceCurrency=EUR&destinationCurrency=DKK,SGD,VND,XOF,CHF&sendingAmount=100000').expect(200);
+    const data: Entry[] = response.body.data;
+    expect(data.map((entry) => [entry.destinationCurrency, entry.destinationPaymentRail])).toEqual([
+      [{ code: 'DKK', name: 'Danish Krone', symbol: 'kr', decimals: 2 }, 'SEPA_INSTANT'],
+      [{ code: 'SGD', name: 'Singapore Dollar', symbol: 'S$', decimals: 2 }, 'FAST'],
+      [{ code: 'VND', name: 'Vietnamese Dong', symbol: '₫', decimals: 0 }, 'BANK_TRANSFER'],
+      [{ code: 'XOF', name: 'West African CFA Franc', symbol: 'CFA', decimals: 0 }, 'MOBILE_MONEY'],
+      [{ code: 'CHF', name: 'Swiss Franc', symbol: 'CHF', decimals: 2 }, 'SWIFT'],
+    ]);
+    for (const entry of data) expect([entry.destinationCurrency.code, violationsOf(entry)]).toEqual([entry.destinationCurrency.code, []]);
+    // About 26300 dong per dollar in the sandbox table: one euro buys about 30500.
+    const vnd = data[2];
+    expect(Math.abs(vnd.exchangeRate * 30_526 - 1)).toBeLessThanOrEqual(0.02);
+    const source = await testApp.platform.api.get('/exchange-rates?sourceCurrency=DKK').expect(400);
+    expect(source.body.details.errors.map((error: { field: string }) => error.field)).toEqual(['sourceCurrency']);
   });
 
   it('serves the same rates for every read within a snapshot', async () => {
