@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../infra/domain/domain-error';
 import { DomainEvent } from '../../infra/domain/decider';
-import { AppendResult, ConcurrencyError, Position } from '../../infra/event-store/event-store.port';
+import { AppendResult, ConcurrencyError, EventMetadata, Position } from '../../infra/event-store/event-store.port';
 import { EventStoreService } from '../../infra/event-store/event-store.service';
 import { parseId, streamNameFor, uuidv5 } from '../../infra/ids';
 import { recordAppendedPosition } from '../../infra/request-context';
@@ -77,6 +77,8 @@ export interface CompanionAppend {
   streamName: string;
   events: DomainEvent[];
   expectedRevision: number | 'no_stream';
+  /** Metadata overrides of the companion's events (e.g. the tenant, when a reactor writes). */
+  metadata?: Partial<EventMetadata>;
 }
 
 /**
@@ -90,6 +92,11 @@ export interface CompanionAppend {
 export type AtomicStepOutcome =
   | { kind: 'applied'; account: LedgerStepResult; companion: AppendResult }
   | { kind: 'declined'; reason: 'REFUSED' | 'NOOP' | 'COMPANION_CONFLICT' | 'ACCOUNT_CONFLICT' | 'UNSUPPORTED' };
+
+/** The outcome of `openAllWith`: every account opened with the companion in one commit, or nothing written. */
+export type AtomicOpenOutcome =
+  | { kind: 'applied'; companion: AppendResult }
+  | { kind: 'declined'; reason: 'COMPANION_CONFLICT' | 'ACCOUNT_CONFLICT' | 'UNSUPPORTED' };
 
 const MAX_ATTEMPTS = 100;
 /** Decisions of an atomic step: on the cached state, then once more after catching up. */
@@ -113,16 +120,12 @@ export class AccountsLedger {
 
   constructor(private readonly events: EventStoreService) {}
 
+  /**
+   * Opens the account (a no-op when it is open). A customer's accounts open through
+   * InternalAccountProvisioner, which decides on the customer's stream first.
+   */
   async open(input: OpenAccountInput): Promise<LedgerStepResult> {
-    return this.step(input.platformId, input.accountId, { allowNew: true }, {
-      type: 'OpenInternalAccount',
-      accountId: input.accountId,
-      platformId: input.platformId,
-      customerId: input.customerId,
-      accountType: input.accountType,
-      currency: input.currency,
-      now: input.openedAt,
-    });
+    return this.step(input.platformId, input.accountId, { allowNew: true }, openCommand(input));
   }
 
   async credit(input: CreditInput): Promise<LedgerStepResult> {
@@ -174,6 +177,58 @@ export class AccountsLedger {
       holdId: input.holdId,
       reason: input.reason,
       now: new Date().toISOString(),
+    });
+  }
+
+  /** The accounts among `accountIds` that are not open yet, from their streams. */
+  async unopened(accountIds: string[]): Promise<string[]> {
+    const missing: string[] = [];
+    for (const accountId of accountIds) {
+      const stream = this.streamFor(accountId);
+      // An account never closes: an open one cached is open (and the read models are waited for up to it).
+      const cached = this.cache.get(stream);
+      if (cached?.state.status === 'open') {
+        if (cached.position) recordAppendedPosition(cached.position);
+        continue;
+      }
+      const { state } = await this.withLock(stream, () => this.load(stream));
+      if (state.status !== 'open') missing.push(accountId);
+    }
+    return missing;
+  }
+
+  /**
+   * Opens every account of `inputs` with `companion` in ONE commit, each account stream expected
+   * not to exist yet: all are opened, or nothing is written and the outcome says why (an account
+   * exists by now: ACCOUNT_CONFLICT; the companion stream moved: COMPANION_CONFLICT; the event
+   * store cannot commit several streams: UNSUPPORTED). The caller re-reads and re-decides.
+   */
+  async openAllWith(inputs: OpenAccountInput[], companion: CompanionAppend): Promise<AtomicOpenOutcome> {
+    if (!this.events.supportsAtomicMultiAppend) return { kind: 'declined', reason: 'UNSUPPORTED' };
+    const opened = inputs.map((input) => {
+      const stream = this.streamFor(input.accountId);
+      const decided = internalAccountDecider.decide(openCommand(input), internalAccountDecider.initialState());
+      return { input, stream, decided };
+    });
+    // Locks in one order (stream name), so two multi-account opens in this process never wait on each other crosswise.
+    const streams = opened.map((entry) => entry.stream).sort();
+    return this.withLocks(streams, async () => {
+      try {
+        const appended = await this.events.appendToStreams([
+          ...opened.map(({ input, stream, decided }) => ({
+            streamName: stream,
+            events: withEventIds(input.accountId, decided),
+            expectedRevision: 'no_stream' as const,
+            metadata: { platformId: input.platformId },
+          })),
+          companion,
+        ]);
+        opened.forEach(({ stream, decided }, index) => this.committed(stream, internalAccountDecider.initialState(), decided, appended[index]));
+        return { kind: 'applied', companion: appended[appended.length - 1] };
+      } catch (error) {
+        if (!(error instanceof ConcurrencyError)) throw error;
+        return { kind: 'declined', reason: error.streamName === companion.streamName ? 'COMPANION_CONFLICT' : 'ACCOUNT_CONFLICT' };
+      }
     });
   }
 
@@ -373,6 +428,12 @@ export class AccountsLedger {
     }
   }
 
+  /** `withLock` on every key, taken in the given order. */
+  private async withLocks<T>(keys: string[], work: () => Promise<T>): Promise<T> {
+    if (keys.length === 0) return work();
+    return this.withLock(keys[0], () => this.withLocks(keys.slice(1), work));
+  }
+
   /** Runs `work` after every earlier piece of work on `key` in this process (a per-account queue). */
   private async withLock<T>(key: string, work: () => Promise<T>): Promise<T> {
     const previous = this.locks.get(key) ?? Promise.resolve();
@@ -388,6 +449,18 @@ export class AccountsLedger {
       if (this.locks.get(key) === tail) this.locks.delete(key);
     }
   }
+}
+
+function openCommand(input: OpenAccountInput): InternalAccountCommand {
+  return {
+    type: 'OpenInternalAccount',
+    accountId: input.accountId,
+    platformId: input.platformId,
+    customerId: input.customerId,
+    accountType: input.accountType,
+    currency: input.currency,
+    now: input.openedAt,
+  };
 }
 
 function snapshotOf(state: OpenAccount): LedgerAccountSnapshot {

@@ -1,9 +1,16 @@
 import { Injectable } from '@nestjs/common';
+import { customerDecider } from '../../customers/domain/customer/customer.decider';
+import { CustomerEvent } from '../../customers/domain/customer/customer.events';
+import { DomainError } from '../../infra/domain/domain-error';
+import { ConcurrencyError } from '../../infra/event-store/event-store.port';
 import { EventStoreService } from '../../infra/event-store/event-store.service';
 import { streamNameFor, uuidv7From, uuidv7Millis } from '../../infra/ids';
 import { STABLECOINS, isCurrencyCode } from '../../shared/currencies';
 import { InternalAccountType } from '../domain/internal-account/internal-account.events';
-import { AccountsLedger } from '../ledger/accounts-ledger';
+import { AccountsLedger, OpenAccountInput } from '../ledger/accounts-ledger';
+
+/** How often one customer's provisioning re-decides after another writer moved the customer or an account. */
+const MAX_PROVISION_ATTEMPTS = 20;
 
 /**
  * Deterministic ids: provisioning twice (request and reactor, or a replay) opens one account.
@@ -43,17 +50,69 @@ export class InternalAccountProvisioner {
     await this.provisionCustomerCurrencies({ platformId: input.platformId, customerId: input.customerId, currencies, openedAt: input.createdAt });
   }
 
-  /** Opens the customer's accounts in `currencies` (already open ones are left as they are). */
+  /**
+   * Opens the customer's accounts in `currencies` (already open ones are left as they are), only
+   * while the customer is not deleted. Whoever calls (the POST /customers request, the
+   * customer-lifecycle reactor long after, the customer-currency-accounts reactor from a read
+   * model that may lag a deletion), the decision is taken here, on the customer's own stream:
+   * the customer decider refuses `OpenInternalAccounts` once the customer is deleted.
+   *
+   * Why one commit: the customer's `CustomerInternalAccountsOpened`, at the revision the decision
+   * was read at, is appended together with every account's `InternalAccountOpened` (each account
+   * stream expected not to exist). A deletion that lands after the read takes that revision
+   * first, so the commit fails and the next round reads the deletion and opens nothing; a
+   * deletion after the commit finds the accounts open, and they stay (deleting a customer closes
+   * no account). Checking the customer's stream and then opening would leave that window open,
+   * and an expected revision alone checks nothing unless the commit writes to the stream: hence
+   * the customer event. Event stores without multi-stream commits (EventStoreDB) append the
+   * customer event first and open after; the decider then answers an account already recorded
+   * with nothing to add, even after a deletion, so a retry finishes what was decided.
+   */
   async provisionCustomerCurrencies(input: { platformId: string; customerId: string; currencies: string[]; openedAt: string }): Promise<void> {
-    for (const currency of input.currencies.filter(isCurrencyCode)) {
-      await this.ledger.open({
-        platformId: input.platformId,
-        accountId: customerAccountId(input.customerId, currency),
-        customerId: input.customerId,
-        accountType: customerAccountType(currency),
-        currency,
-        openedAt: input.openedAt,
-      });
+    const wanted: OpenAccountInput[] = input.currencies.filter(isCurrencyCode).map((currency) => ({
+      platformId: input.platformId,
+      accountId: customerAccountId(input.customerId, currency),
+      customerId: input.customerId,
+      accountType: customerAccountType(currency),
+      currency,
+      openedAt: input.openedAt,
+    }));
+    const customerStream = streamNameFor(input.customerId);
+    const metadata = { platformId: input.platformId };
+    for (let attempt = 1; ; attempt++) {
+      const unopened = new Set(await this.ledger.unopened(wanted.map((account) => account.accountId)));
+      const missing = wanted.filter((account) => unopened.has(account.accountId));
+      if (missing.length === 0) return;
+      const { state, revision } = await this.events.load(customerStream, customerDecider);
+      let decided: CustomerEvent[];
+      try {
+        decided = customerDecider.decide(
+          { type: 'OpenInternalAccounts', accounts: missing.map(({ accountId, currency }) => ({ accountId, currency })), now: input.openedAt },
+          state,
+        );
+      } catch (error) {
+        if (error instanceof DomainError && error.code === 'CUSTOMER_DELETED') return;
+        throw error;
+      }
+      if (decided.length > 0 && revision !== 'no_stream' && this.ledger.supportsAtomicSteps) {
+        const outcome = await this.ledger.openAllWith(missing, { streamName: customerStream, events: decided, expectedRevision: revision, metadata });
+        if (outcome.kind === 'applied') return;
+        if (outcome.reason !== 'UNSUPPORTED') {
+          if (attempt >= MAX_PROVISION_ATTEMPTS) throw new DomainError('CONFLICT', 'The customer is too busy; retry the request');
+          continue;
+        }
+      }
+      // Sequential: the decision first, then the accounts it covers (and any recorded before).
+      if (decided.length > 0) {
+        try {
+          await this.events.append(customerStream, decided, revision, metadata);
+        } catch (error) {
+          if (error instanceof ConcurrencyError && attempt < MAX_PROVISION_ATTEMPTS) continue;
+          throw error;
+        }
+      }
+      for (const account of missing) await this.ledger.open(account);
+      return;
     }
   }
 

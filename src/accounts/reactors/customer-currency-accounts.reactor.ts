@@ -19,7 +19,12 @@ interface PlatformConfigUpdatedData {
  * when USDB is added). Account ids are deterministic, so a replay or a customer created at the
  * same moment opens nothing twice. Customers created before the change are in the customers
  * read model once it has reached the change's position (waited for here); customers created
- * after it read the new list themselves when they are provisioned.
+ * after it read the new list themselves when they are provisioned (and the customer-lifecycle
+ * reactor provisions them again with the list of its own moment).
+ *
+ * The read model only names candidates: leaving out the customers it shows deleted is safe, as a
+ * deletion is final, but one deleted since may still be listed. Whether an account opens is
+ * decided by the provisioner on the customer's own stream (refused once it is deleted).
  */
 export function customerCurrencyAccountsReactor(
   provisioner: InternalAccountProvisioner,
@@ -41,6 +46,7 @@ export function customerCurrencyAccountsReactor(
         throw new Error('the customers read model has not reached this configuration change yet');
       }
       const openedAt = data.updatedAt ?? event.createdAt.toISOString();
+      // Candidates only: the provisioner decides on each customer's stream.
       for await (const batch of customers.activeCustomerIds(data.platformId)) {
         for (const customerId of batch) {
           await provisioner.provisionCustomerCurrencies({ platformId: data.platformId, customerId, currencies: added, openedAt });

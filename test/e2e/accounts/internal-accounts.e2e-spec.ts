@@ -1,5 +1,12 @@
-import { TestApp, eventually, startTestApp } from '../../support/test-app';
+import { TestApp, TestPlatform, eventually, startTestApp } from '../../support/test-app';
 import { createBusiness, createIndividual, fund } from '../../support/customer-fixtures';
+import { AccountsLedger } from '../../../src/accounts/ledger/accounts-ledger';
+import { InternalAccountProvisioner, customerAccountId, customerAccountType } from '../../../src/accounts/provisioning/internal-account-provisioner';
+import { CustomerLifecycleHooks } from '../../../src/customers/customer-lifecycle-hooks';
+import { customerDecider } from '../../../src/customers/domain/customer/customer.decider';
+import { comparePositions } from '../../../src/infra/event-store/event-store.port';
+import { EventStoreService } from '../../../src/infra/event-store/event-store.service';
+import { streamNameFor } from '../../../src/infra/ids';
 
 const USD = { code: 'USD', name: 'United States Dollar', symbol: '$', decimals: 2 };
 const USDB = { code: 'USDB', name: 'USDB', symbol: 'USDB', decimals: 6 };
@@ -146,6 +153,117 @@ describe('internal accounts', () => {
       const all = await platform.api.get('/internal-accounts').query({ customerId: customer.id }).expect(200);
       expect(all.body.totalCount).toBe(3);
     }
+  });
+
+  /**
+   * Whether a deleted customer may get an account is decided on the customer's stream, never from
+   * a read model: the late paths below are what the reactors do when they run behind (the
+   * customer-lifecycle reactor re-running a creation, the customer-currency-accounts reactor
+   * working from a customers read model that has not seen the deletion yet).
+   */
+  describe('a deleted customer gets no new account', () => {
+    const usdOnly = () =>
+      testApp.createPlatform({
+        supportedCurrencies: ['USD'].map((currencyCode) => ({ currencyCode, minAmount: 1, maxAmount: 1_000_000, requiredCounterpartyFields: [] })),
+      });
+    const currenciesOf = async (platform: TestPlatform, customerId: string) => {
+      const response = await platform.api.get('/internal-accounts').query({ customerId }).expect(200);
+      return response.body.data.map((account: any) => account.balance.currency.code).sort();
+    };
+    const historyOf = async (platform: TestPlatform, resourceId: string) =>
+      (await platform.api.get('/audit/events').query({ resourceId, limit: 100 }).expect(200)).body.data.map((entry: { type: string }) => entry.type);
+
+    it('deleted, then a currency added: the late creation re-run and a stale candidate list open nothing', async () => {
+      const platform = await usdOnly();
+      const gone = await createIndividual(platform.api);
+      await platform.api.delete(`/customers/${gone.id}`).expect(200);
+      await platform.api.patch('/config').send({ supportedCurrencies: ['USD', 'EUR', 'USDB'].map((currencyCode) => ({ currencyCode })) }).expect(200);
+      // The customer-lifecycle reactor re-running CustomerCreated now (it reads today's currencies).
+      await testApp.app.get(CustomerLifecycleHooks).runCustomerCreated({
+        platformId: platform.platformId, customerId: gone.id, customerType: 'INDIVIDUAL', createdAt: gone.createdAt,
+      });
+      // The customer-currency-accounts reactor with the deleted customer among its candidates.
+      await testApp.app.get(InternalAccountProvisioner).provisionCustomerCurrencies({
+        platformId: platform.platformId, customerId: gone.id, currencies: ['EUR', 'USDB'], openedAt: new Date().toISOString(),
+      });
+      expect(await currenciesOf(platform, gone.id)).toEqual(['USD']);
+      await platform.api.get(`/internal-accounts/${customerAccountId(gone.id, 'EUR')}`).expect(404);
+      expect(await historyOf(platform, gone.id)).toEqual(['CustomerCreated', 'CustomerKycStatusChanged', 'CustomerInternalAccountsOpened', 'CustomerDeleted']);
+    });
+
+    it('a deletion landing between the read and the commit of a provisioning makes the commit fail', async () => {
+      const platform = await usdOnly();
+      const customer = await createIndividual(platform.api);
+      const events = testApp.app.get(EventStoreService);
+      const ledger = testApp.app.get(AccountsLedger);
+      const eur = {
+        platformId: platform.platformId, accountId: customerAccountId(customer.id, 'EUR'), customerId: customer.id,
+        accountType: customerAccountType('EUR'), currency: 'EUR', openedAt: customer.createdAt,
+      };
+      // 1. The provisioning reads the customer, active, and decides.
+      const read = await events.load(streamNameFor(customer.id), customerDecider);
+      const decided = customerDecider.decide({ type: 'OpenInternalAccounts', accounts: [{ accountId: eur.accountId, currency: 'EUR' }], now: eur.openedAt }, read.state);
+      expect(decided.map((event) => event.type)).toEqual(['CustomerInternalAccountsOpened']);
+      // 2. The deletion commits.
+      await platform.api.delete(`/customers/${customer.id}`).expect(200);
+      // 3. The provisioning's commit, at the revision it read: refused whole, nothing written.
+      const outcome = await ledger.openAllWith([eur], { streamName: streamNameFor(customer.id), events: decided, expectedRevision: read.revision as number });
+      expect(outcome).toEqual({ kind: 'declined', reason: 'COMPANION_CONFLICT' });
+      expect(await ledger.unopened([eur.accountId])).toEqual([eur.accountId]);
+      // 4. Its next round reads the deletion and opens nothing.
+      await testApp.app.get(InternalAccountProvisioner).provisionCustomerCurrencies({ platformId: platform.platformId, customerId: customer.id, currencies: ['EUR'], openedAt: eur.openedAt });
+      expect(await currenciesOf(platform, customer.id)).toEqual(['USD']);
+      expect(await historyOf(platform, customer.id)).toEqual(['CustomerCreated', 'CustomerKycStatusChanged', 'CustomerInternalAccountsOpened', 'CustomerDeleted']);
+    });
+
+    it('opened first, deleted after: the account stays, its opening recorded before the deletion', async () => {
+      const platform = await usdOnly();
+      const customer = await createIndividual(platform.api);
+      await testApp.app.get(InternalAccountProvisioner).provisionCustomerCurrencies({
+        platformId: platform.platformId, customerId: customer.id, currencies: ['EUR'], openedAt: customer.createdAt,
+      });
+      await platform.api.delete(`/customers/${customer.id}`).expect(200);
+      expect(await currenciesOf(platform, customer.id)).toEqual(['EUR', 'USD']);
+      const eur = await platform.api.get(`/internal-accounts/${customerAccountId(customer.id, 'EUR')}`).expect(200);
+      expect(eur.body).toEqual(expect.objectContaining({ customerId: customer.id, status: 'ACTIVE', type: 'INTERNAL_FIAT' }));
+      expect(await historyOf(platform, customer.id)).toEqual([
+        'CustomerCreated', 'CustomerKycStatusChanged', 'CustomerInternalAccountsOpened', 'CustomerInternalAccountsOpened', 'CustomerDeleted',
+      ]);
+    });
+
+    it('deletions racing provisionings: an account exists only if it was opened in one commit with its record, before the deletion', async () => {
+      const platform = await usdOnly();
+      const events = testApp.app.get(EventStoreService);
+      const provisioner = testApp.app.get(InternalAccountProvisioner);
+      const customers = await Promise.all(Array.from({ length: 8 }, () => createIndividual(platform.api)));
+      await Promise.all(
+        customers.flatMap((customer) => [
+          platform.api.delete(`/customers/${customer.id}`).expect(200),
+          provisioner.provisionCustomerCurrencies({ platformId: platform.platformId, customerId: customer.id, currencies: ['EUR', 'USDB'], openedAt: customer.createdAt }),
+        ]),
+      );
+      for (const customer of customers) {
+        const stream = await events.readStream(streamNameFor(customer.id));
+        const deletion = stream.find((event) => event.type === 'CustomerDeleted')!;
+        expect(deletion).toBeDefined();
+        const records = stream.filter((event) => event.type === 'CustomerInternalAccountsOpened');
+        for (const currency of ['EUR', 'USDB']) {
+          const opened = (await events.readStream(streamNameFor(customerAccountId(customer.id, currency))))[0];
+          const record = records.find((event) => (event.data.accounts as Array<{ currency: string }>).some((account) => account.currency === currency));
+          if (!opened) {
+            expect(record).toBeUndefined();
+            continue;
+          }
+          expect(record).toBeDefined();
+          expect(opened.position.commit).toBe(record!.position.commit);
+          expect(record!.revision).toBeLessThan(deletion.revision);
+          expect(comparePositions(opened.position, deletion.position)).toBeLessThan(0);
+        }
+        // Whatever the order, nothing more opens afterwards.
+        await provisioner.provisionCustomerCurrencies({ platformId: platform.platformId, customerId: customer.id, currencies: ['EUR', 'USDB', 'USDC'], openedAt: customer.createdAt });
+        await platform.api.get(`/internal-accounts/${customerAccountId(customer.id, 'USDC')}`).expect(404);
+      }
+    });
   });
 
   it('customers created while PATCH /config adds a currency all end up with an account in it', async () => {

@@ -412,7 +412,7 @@ describe('customers', () => {
     await testApp.platform.api.delete(`/customers/${customer.id}`).expect(200);
     const history = await testApp.platform.api.get('/audit/events').query({ resourceId: customer.id }).expect(200);
     expect(history.body.data.map((entry: { type: string }) => entry.type)).toEqual([
-      'CustomerCreated', 'CustomerKycStatusChanged', 'CustomerUpdated', 'CustomerDeleted',
+      'CustomerCreated', 'CustomerKycStatusChanged', 'CustomerInternalAccountsOpened', 'CustomerUpdated', 'CustomerDeleted',
     ]);
     expect(history.body.data[0].metadata).toEqual(expect.objectContaining({ platformId: testApp.platform.platformId, actor: `platform:${testApp.platform.clientId}` }));
   });

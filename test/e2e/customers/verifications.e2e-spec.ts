@@ -222,7 +222,7 @@ describe('documents and verifications', () => {
     expect((await testApp.platform.api.get(`/customers/${business.id}`).expect(200)).body.kybStatus).toBe('PENDING');
     const history = await testApp.platform.api.get('/audit/events').query({ resourceId: business.id }).expect(200);
     expect(history.body.data.map((entry: { type: string }) => entry.type)).toEqual([
-      'CustomerCreated', 'CustomerKybStatusChanged', 'VerificationSubmitted', 'CustomerUpdated', 'DocumentUploaded',
+      'CustomerCreated', 'CustomerKybStatusChanged', 'CustomerInternalAccountsOpened', 'VerificationSubmitted', 'CustomerUpdated', 'DocumentUploaded',
       'VerificationSubmitted', 'CustomerKybStatusChanged',
     ]);
   });

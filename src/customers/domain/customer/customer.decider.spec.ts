@@ -79,6 +79,41 @@ describe('customer decider', () => {
     expect(errorCode(() => when(deleted, submit()))).toBe('CUSTOMER_DELETED');
   });
 
+  describe('OpenInternalAccounts (the write-side rule of internal-account provisioning)', () => {
+    const eur = { accountId: 'InternalAccount:eur', currency: 'EUR' };
+    const usdb = { accountId: 'InternalAccount:usdb', currency: 'USDB' };
+    const open = (accounts: Array<{ accountId: string; currency: string }>): CustomerCommand => ({ type: 'OpenInternalAccounts', accounts, now: NOW });
+    const deletion: CustomerEvent = { type: 'CustomerDeleted', data: { ...ref, platformCustomerId: 'pc-1', umaAddress: '$pc1@x.test', deletedAt: NOW } };
+    const opened = (accounts: Array<{ accountId: string; currency: string }>): CustomerEvent => ({
+      type: 'CustomerInternalAccountsOpened',
+      data: { ...ref, accounts, openedAt: NOW },
+    });
+
+    it('records the accounts of an active customer, without touching updatedAt', () => {
+      const active = given(created(completeIndividual, 'INDIVIDUAL', 'APPROVED'));
+      const events = when(active, open([eur, usdb]));
+      expect(events).toEqual([opened([eur, usdb])]);
+      const after = given([...created(completeIndividual, 'INDIVIDUAL', 'APPROVED'), ...events]);
+      expect(after.status === 'active' && after.internalAccountIds).toEqual([eur.accountId, usdb.accountId]);
+      expect(after.status === 'active' && after.updatedAt).toBe(active.status === 'active' && active.updatedAt);
+    });
+
+    it('refuses a deleted customer (deleted first, provisioning after)', () => {
+      const deleted = given([...created(completeIndividual, 'INDIVIDUAL', 'APPROVED'), deletion]);
+      expect(errorCode(() => when(deleted, open([eur])))).toBe('CUSTOMER_DELETED');
+      expect(errorCode(() => when(given([]), open([eur])))).toBe('USER_NOT_FOUND');
+    });
+
+    it('adds nothing for accounts already recorded, also after a deletion; only the new ones otherwise', () => {
+      const history = [...created(completeIndividual, 'INDIVIDUAL', 'APPROVED'), opened([eur])];
+      expect(when(given(history), open([eur]))).toEqual([]);
+      expect(when(given(history), open([eur, usdb]))).toEqual([opened([usdb])]);
+      // Opened first, deleted after: the recorded account is finished, a new one is refused.
+      expect(when(given([...history, deletion]), open([eur]))).toEqual([]);
+      expect(errorCode(() => when(given([...history, deletion]), open([eur, usdb])))).toBe('CUSTOMER_DELETED');
+    });
+  });
+
   it('PENDING individual: one RESOLVE_ERRORS entry per missing item', () => {
     const state = given(created({ ...emptyProfile, fullName: 'Jane Doe001' }, 'INDIVIDUAL', 'PENDING'));
     const [event] = when(state, submit());

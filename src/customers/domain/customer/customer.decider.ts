@@ -33,6 +33,8 @@ export interface CustomerRecord {
   createdAt: string;
   updatedAt: string;
   deletedAt: string | null;
+  /** Internal accounts opened through this stream (absent before the first; see CustomerInternalAccountsOpened). */
+  internalAccountIds?: string[];
 }
 
 /** JSON-serialisable (the read model keeps it), a discriminated union on `status`. */
@@ -70,6 +72,12 @@ export type CustomerCommand =
       now: string;
     }
   | { type: 'DeleteCustomer'; now: string }
+  | {
+      type: 'OpenInternalAccounts';
+      /** Accounts the ledger has not opened yet (ids derived from customer and currency). */
+      accounts: Array<{ accountId: string; currency: string }>;
+      now: string;
+    }
   | { type: 'UploadDocument'; document: DocumentRecord }
   | { type: 'SubmitVerification'; verificationId: string; scenario: VerificationScenario; now: string };
 
@@ -162,6 +170,22 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEv
         ];
       }
 
+      case 'OpenInternalAccounts': {
+        if (state.status === 'none') throw new DomainError('USER_NOT_FOUND', 'Customer not found');
+        // An account already recorded here was decided while the customer was active: opening it
+        // finishes that decision (a crash between the two appends), even after a deletion.
+        const recorded = new Set(state.internalAccountIds ?? []);
+        const accounts = command.accounts.filter((account) => !recorded.has(account.accountId));
+        if (accounts.length === 0) return [];
+        if (state.status === 'deleted') throw new DomainError('CUSTOMER_DELETED', 'The customer was deleted');
+        return [
+          {
+            type: 'CustomerInternalAccountsOpened',
+            data: { customerId: state.customerId, platformId: state.platformId, accounts, openedAt: command.now },
+          },
+        ];
+      }
+
       case 'UploadDocument': {
         requireActive(state);
         if (state.documents.some((document) => document.documentId === command.document.documentId)) return [];
@@ -204,6 +228,10 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEv
       case 'CustomerDeleted':
         if (state.status === 'none') return state;
         return { ...state, status: 'deleted', deletedAt: event.data.deletedAt, updatedAt: event.data.deletedAt };
+      case 'CustomerInternalAccountsOpened':
+        if (state.status === 'none') return state;
+        // Not a change of the customer resource: updatedAt stays.
+        return { ...state, internalAccountIds: [...(state.internalAccountIds ?? []), ...event.data.accounts.map((account) => account.accountId)] };
       case 'CustomerKycStatusChanged':
         if (state.status === 'none') return state;
         return { ...state, kycStatus: event.data.kycStatus, updatedAt: event.data.changedAt };

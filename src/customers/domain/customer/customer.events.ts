@@ -220,10 +220,22 @@ export type VerificationSubmitted = {
   };
 };
 
+/**
+ * Internal accounts opened for the customer (src/accounts/provisioning/internal-account-provisioner.ts),
+ * in the same commit as each account's `InternalAccountOpened`: the account opens only while the
+ * customer is not deleted, decided on this stream. Accounts opened before this event existed are
+ * not listed.
+ */
+export type CustomerInternalAccountsOpened = {
+  type: 'CustomerInternalAccountsOpened';
+  data: { customerId: string; platformId: string; accounts: Array<{ accountId: string; currency: string }>; openedAt: string };
+};
+
 export type CustomerEvent =
   | CustomerCreated
   | CustomerUpdated
   | CustomerDeleted
+  | CustomerInternalAccountsOpened
   | CustomerKycStatusChanged
   | CustomerKybStatusChanged
   | DocumentUploaded
@@ -233,6 +245,7 @@ export const CUSTOMER_EVENT_TYPES: CustomerEvent['type'][] = [
   'CustomerCreated',
   'CustomerUpdated',
   'CustomerDeleted',
+  'CustomerInternalAccountsOpened',
   'CustomerKycStatusChanged',
   'CustomerKybStatusChanged',
   'DocumentUploaded',
