@@ -7,12 +7,14 @@ import { customerView, documentView, verificationView } from '../../src/customer
  * `customers`: one row per customer with its folded state (`state`) and its GET view (`view`),
  * plus indexed columns for the list filters. `customer_verifications` and `customer_documents`
  * hold the views of `GET /verifications/{id}` and uploaded documents. Every column comes from the
- * events, so a rebuild reproduces the rows exactly.
+ * events, so a rebuild reproduces the rows exactly. Secret personal fields stay sealed in `state`
+ * and `view` (src/customers/domain/customer/personal-data-fields.ts); queries open them at read time.
  */
 export const customersProjection: Projection = {
   name: 'customers',
   // 2: views in the reference's shapes (beneficial owner ids, incorporatedOn...); uma_address and currencies columns.
-  version: 2,
+  // 3: secret personal fields sealed; CustomerPersonalDataErased clears them from state and views.
+  version: 3,
   tables: ['customers', 'customer_verifications', 'customer_documents'],
   schema: (t) => [
     `CREATE TABLE IF NOT EXISTS ${t('customers')} (
@@ -101,6 +103,15 @@ export const customersProjection: Projection = {
          VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (platform_id, verification_id) DO NOTHING`,
         [state.platformId, record.verificationId, state.customerId, record.verificationStatus, JSON.stringify(verificationView(state.customerId, record)), record.submittedAt],
       );
+    }
+    if (typed.type === 'CustomerPersonalDataErased') {
+      // The document views were written once, at upload: rewrite them without the erased numbers.
+      for (const document of state.documents) {
+        await tx.query(
+          `UPDATE ${tx.table('customer_documents')} SET view = $3 WHERE platform_id = $1 AND document_id = $2`,
+          [state.platformId, document.documentId, JSON.stringify(documentView(state.customerId, document))],
+        );
+      }
     }
     if (typed.type === 'DocumentUploaded') {
       const document = state.documents.find((candidate) => candidate.documentId === typed.data.documentId)!;

@@ -1,7 +1,7 @@
 import { parseAuditQuery } from '../../src/audit/audit-query';
 import { AuditResourceLocators } from '../../src/audit/audit-locators';
 import { AuditService } from '../../src/audit/audit.service';
-import { customerAuditLocator } from '../../src/customers/queries/customer-audit-locator';
+import { customerAuditLocator, customerAuditPresenter } from '../../src/customers/queries/customer-audit-locator';
 import { CliOutput, OperatorDatabase, OperatorError, openOperatorDatabase } from './database';
 import { omitNulls } from '../../src/infra/http/wire-json';
 
@@ -35,6 +35,7 @@ export async function runAuditCli(argv: string[], output: CliOutput): Promise<nu
   try {
     const locators = new AuditResourceLocators();
     locators.register(customerAuditLocator(database.pool));
+    locators.registerPresenter(customerAuditPresenter);
     const audit = new AuditService(database.store, locators);
     const limit = parsed.all ? Number.MAX_SAFE_INTEGER : query.limit;
     const page = await audit.history(query.resourceId, parsed.platformId, query.fromRevision, limit);

@@ -18,10 +18,25 @@ export interface AuditResourceLocator {
   locate(resourceId: string, platformId: string | null): Promise<LocatedHistory | null>;
 }
 
+/**
+ * Rewrites an event's data as auditors see it, given the event's whole stream (the customers
+ * context marks sealed personal data whose key was erased later in the stream).
+ */
+export type AuditDataPresenter = (event: RecordedEvent, stream: RecordedEvent[]) => Record<string, unknown>;
+
 /** Contexts register their locators here; `GET /audit/events` and the audit CLI consult them. */
 @Injectable()
 export class AuditResourceLocators {
   private readonly byPrefix = new Map<string, AuditResourceLocator>();
+  private readonly presenters: AuditDataPresenter[] = [];
+
+  registerPresenter(presenter: AuditDataPresenter): void {
+    this.presenters.push(presenter);
+  }
+
+  present(event: RecordedEvent, stream: RecordedEvent[]): Record<string, unknown> {
+    return this.presenters.reduce((data, presenter) => presenter({ ...event, data }, stream), event.data);
+  }
 
   register(locator: AuditResourceLocator): void {
     for (const prefix of locator.prefixes) this.byPrefix.set(prefix, locator);

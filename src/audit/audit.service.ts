@@ -82,13 +82,14 @@ export class AuditService {
   async history(resourceId: string, platformId: string | null, fromRevision: number, limit: number): Promise<AuditPage | null> {
     const located = await this.locate(resourceId, platformId);
     if (!located) return null;
-    const events = (await this.store.readStream(located.streamName)).filter((event) => located.concerns(event));
+    const stream = await this.store.readStream(located.streamName);
+    const events = stream.filter((event) => located.concerns(event));
     if (events.length === 0) return null;
     if (platformId !== null && !events.every((event) => belongsTo(event, platformId))) return null;
     const page = events.filter((event) => event.revision >= fromRevision).slice(0, limit + 1);
     const hasMore = page.length > limit;
     const shown = hasMore ? page.slice(0, limit) : page;
-    const result: AuditPage = { resourceId, data: shown.map(toEntry), hasMore, totalCount: events.length };
+    const result: AuditPage = { resourceId, data: shown.map((event) => toEntry(event, this.locators.present(event, stream))), hasMore, totalCount: events.length };
     if (hasMore) result.nextCursor = String(shown[shown.length - 1].revision + 1);
     return result;
   }
@@ -105,7 +106,7 @@ function belongsTo(event: RecordedEvent, platformId: string): boolean {
   return owner === platformId || (event.data as { platformId?: string }).platformId === platformId;
 }
 
-function toEntry(event: RecordedEvent): AuditEntry {
+function toEntry(event: RecordedEvent, data: Record<string, unknown>): AuditEntry {
   return {
     eventId: event.id,
     type: event.type,
@@ -113,7 +114,7 @@ function toEntry(event: RecordedEvent): AuditEntry {
     revision: event.revision,
     position: positionToString(event.position),
     recordedAt: event.createdAt.toISOString(),
-    data: event.data,
+    data,
     metadata: event.metadata,
   };
 }

@@ -1,6 +1,8 @@
+import { PersonalDataKeys } from '../infra/crypto/personal-data';
 import { RecordedEvent } from '../infra/event-store/event-store.port';
 import { CustomerKybStatusChanged, CustomerKycStatusChanged, VerificationSubmitted } from './domain/customer/customer.events';
-import { customerViewFromEvents, verificationViewFromEvents } from './queries/customer.view';
+import { StoredCustomerView, customerViewFromEvents, verificationViewFromEvents } from './queries/customer.view';
+import { openCustomerView } from './queries/personal-data-views';
 
 /**
  * What the customers context's events mean as webhooks (DECISIONS.md section 6), for the
@@ -27,4 +29,16 @@ export function customerWebhooks(event: RecordedEvent, streamUpToEvent: Recorded
     default:
       return [];
   }
+}
+
+/**
+ * The drafts with the customer views' sealed fields opened, as GET shows them (a field whose key
+ * was erased since is left out). The webhooks mapper registered by CustomersModule sends these.
+ */
+export async function openCustomerWebhooks(drafts: Array<{ type: string; data: unknown }>, keys: PersonalDataKeys): Promise<Array<{ type: string; data: unknown }>> {
+  return Promise.all(
+    drafts.map(async (draft) =>
+      draft.type.startsWith('CUSTOMER.') && draft.data ? { ...draft, data: await openCustomerView(draft.data as StoredCustomerView, keys) } : draft,
+    ),
+  );
 }

@@ -2,16 +2,18 @@ import { Inject, Module, OnModuleInit } from '@nestjs/common';
 import { Pool } from 'pg';
 import { AuditResourceLocators } from '../audit/audit-locators';
 import { AuditModule } from '../audit/audit.module';
+import { KEY_VAULT, KeyVault } from '../infra/crypto/key-vault';
+import { PersonalDataKeys } from '../infra/crypto/personal-data';
 import { PG_POOL } from '../infra/postgres/pool';
 import { EventStoreService } from '../infra/event-store/event-store.service';
 import { ReactorRegistry } from '../infra/infra.module';
 import { readStreamUpTo } from '../webhooks/read-stream-up-to';
 import { WebhookMappers } from '../webhooks/webhook-mappers';
 import { WebhooksModule } from '../webhooks/webhooks.module';
-import { CUSTOMER_WEBHOOK_EVENT_TYPES, customerWebhooks } from './customer-webhooks';
+import { CUSTOMER_WEBHOOK_EVENT_TYPES, customerWebhooks, openCustomerWebhooks } from './customer-webhooks';
 import { CustomerLifecycleHooks } from './customer-lifecycle-hooks';
 import { CustomersService } from './customers.service';
-import { customerAuditLocator } from './queries/customer-audit-locator';
+import { customerAuditLocator, customerAuditPresenter } from './queries/customer-audit-locator';
 import { CustomersQuery } from './queries/customers.query';
 import { customerLifecycleReactor } from './reactors/customer-lifecycle.reactor';
 
@@ -21,8 +23,14 @@ import { customerLifecycleReactor } from './reactors/customer-lifecycle.reactor'
  */
 @Module({
   imports: [WebhooksModule, AuditModule],
-  providers: [CustomersService, CustomersQuery, CustomerLifecycleHooks],
-  exports: [CustomersService, CustomersQuery, CustomerLifecycleHooks],
+  providers: [
+    CustomersService,
+    CustomersQuery,
+    CustomerLifecycleHooks,
+    // Per-customer data keys for secret personal fields, cached briefly in this process.
+    { provide: PersonalDataKeys, inject: [KEY_VAULT], useFactory: (vault: KeyVault) => new PersonalDataKeys(vault) },
+  ],
+  exports: [CustomersService, CustomersQuery, CustomerLifecycleHooks, PersonalDataKeys],
 })
 export class CustomersModule implements OnModuleInit {
   constructor(
@@ -33,15 +41,17 @@ export class CustomersModule implements OnModuleInit {
     private readonly webhookMappers: WebhookMappers,
     private readonly auditLocators: AuditResourceLocators,
     @Inject(PG_POOL) private readonly pool: Pool,
+    private readonly personalData: PersonalDataKeys,
   ) {}
 
   async onModuleInit(): Promise<void> {
     await this.customers.ensureSchema();
     this.reactors.register(customerLifecycleReactor(this.hooks, this.customers));
     this.auditLocators.register(customerAuditLocator(this.pool));
+    this.auditLocators.registerPresenter(customerAuditPresenter);
     this.webhookMappers.register({
       eventTypes: CUSTOMER_WEBHOOK_EVENT_TYPES,
-      toWebhooks: async (event) => customerWebhooks(event, await readStreamUpTo(this.events, event)),
+      toWebhooks: async (event) => openCustomerWebhooks(customerWebhooks(event, await readStreamUpTo(this.events, event)), this.personalData),
     });
   }
 }

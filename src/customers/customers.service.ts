@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
 import { APP_CONFIG, AppConfig } from '../infra/config';
+import { PersonalDataKeys, PersonalSecret, isSealed, personalDataKeyId } from '../infra/crypto/personal-data';
 import { DomainError } from '../infra/domain/domain-error';
 import { ConcurrencyError } from '../infra/event-store/event-store.port';
 import { EventStoreService } from '../infra/event-store/event-store.service';
@@ -18,7 +19,14 @@ import { CustomerCommand, CustomerState, customerDecider, VerificationScenario }
 import { BeneficialOwner, BusinessInfo, CustomerProfile, CustomerType, IndividualEdd, KycStatus } from './domain/customer/customer.events';
 import { CustomerLifecycleHooks } from './customer-lifecycle-hooks';
 import { customerDeleted, customerNotFound, deletedCustomerConflict, deletedCustomerReference } from './customers.errors';
+import {
+  beneficialOwnerIdentifierField,
+  currentPersonalDataKeyId,
+  documentNumberField,
+  TAX_IDENTIFIER_FIELD,
+} from './domain/customer/personal-data-fields';
 import { CustomerView, DocumentView, VerificationView, customerStateFromEvents, customerView, documentView, verificationView } from './queries/customer.view';
+import { openCustomerView, openDocumentView } from './queries/personal-data-views';
 
 export const DOCUMENT_FILES_DDL = `
 CREATE TABLE IF NOT EXISTS customer_document_files (
@@ -82,6 +90,7 @@ export class CustomersService {
     private readonly events: EventStoreService,
     private readonly hooks: CustomerLifecycleHooks,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly personalData: PersonalDataKeys,
   ) {}
 
   async ensureSchema(): Promise<void> {
@@ -112,6 +121,10 @@ export class CustomersService {
       input.customerType === 'INDIVIDUAL' && this.config.mode === 'sandbox' && input.profile.fullName
         ? initialIndividualKycStatus(input.profile.fullName)
         : 'UNVERIFIED';
+    // The customer's data key is created with it; secret fields are sealed before they enter an event.
+    const keyId = personalDataKeyId(customerId, 0);
+    await this.personalData.create(keyId);
+    const profile = await this.sealProfile(keyId, customerId, { ...input.profile, beneficialOwners: stampOwners(input.profile.beneficialOwners, now) });
     const result = await this.events.handle(streamNameFor(customerId), customerDecider, {
       type: 'CreateCustomer',
       customerId,
@@ -119,12 +132,12 @@ export class CustomersService {
       customerType: input.customerType,
       platformCustomerId,
       umaAddress,
-      profile: { ...input.profile, beneficialOwners: stampOwners(input.profile.beneficialOwners, now) },
+      profile: { ...input.profile, ...profile },
       initialKycStatus,
       now,
     });
     await this.hooks.runCustomerCreated({ platformId, customerId, customerType: input.customerType, createdAt: now });
-    return customerView(activeOrDeleted(result.state));
+    return openCustomerView(customerView(activeOrDeleted(result.state)), this.personalData);
   }
 
   /**
@@ -136,6 +149,14 @@ export class CustomersService {
     const now = new Date().toISOString();
     const { businessInfo, edd, umaAddress, beneficialOwners, ...rest } = patch;
     const current = await this.loadActive(platformId, customerId, deletedCustomerConflict);
+    const keyId = currentPersonalDataKeyId(current);
+    const secrets = await this.sealProfile(keyId, customerId, {
+      ...(rest.taxIdentifier !== undefined && !(await this.sameSecret(current.profile.taxIdentifier, rest.taxIdentifier, customerId, TAX_IDENTIFIER_FIELD))
+        ? { taxIdentifier: rest.taxIdentifier }
+        : {}),
+      ...(beneficialOwners ? { beneficialOwners: stampOwners(beneficialOwners, now) } : {}),
+    });
+    delete rest.taxIdentifier;
     const movesUma = umaAddress !== undefined && umaAddressKey(umaAddress) !== umaAddressKey(current.umaAddress);
     if (movesUma) await this.claim(umaAddressKey(umaAddress), 'UMA_ADDRESS_EXISTS', 'This UMA address is already in use', platformId, customerId, now);
     let result;
@@ -143,10 +164,10 @@ export class CustomersService {
       result = await this.events.handle(streamNameFor(customerId), customerDecider, (state): CustomerCommand => {
         assertOwned(state, platformId);
         if (state.status === 'deleted') throw deletedCustomerConflict();
-        const changes: Partial<CustomerProfile> = { ...rest };
+        assertSameDataKey(state, keyId);
+        const changes: Partial<CustomerProfile> = { ...rest, ...secrets };
         if (businessInfo && state.profile.businessInfo) changes.businessInfo = { ...state.profile.businessInfo, ...businessInfo };
         if (edd) changes.edd = { ...(state.profile.edd ?? {}), ...edd };
-        if (beneficialOwners) changes.beneficialOwners = stampOwners(beneficialOwners, now);
         return { type: 'UpdateCustomer', changes, ...(umaAddress !== undefined ? { umaAddress } : {}), now };
       });
     } catch (error) {
@@ -154,7 +175,7 @@ export class CustomersService {
       throw error;
     }
     if (movesUma) await this.release(umaAddressKey(current.umaAddress), platformId, customerId, now);
-    return customerView(activeOrDeleted(result.state));
+    return openCustomerView(customerView(activeOrDeleted(result.state)), this.personalData);
   }
 
   async delete(platformId: string, customerId: string): Promise<CustomerView> {
@@ -165,7 +186,7 @@ export class CustomersService {
     });
     const state = activeOrDeleted(result.state);
     await this.releaseCustomerKeys(platformId, customerId, state.platformCustomerId, state.umaAddress);
-    return customerView(state);
+    return openCustomerView(customerView(state), this.personalData);
   }
 
   /** Frees a deleted customer's unique keys (also run by a reactor, so it is idempotent). */
@@ -188,7 +209,8 @@ export class CustomersService {
 
   async uploadDocument(platformId: string, file: UploadedFile, fields: DocumentFields): Promise<DocumentView> {
     const whenDeleted = () => deletedCustomerReference('documentHolder');
-    await this.loadActive(platformId, fields.documentHolder, whenDeleted);
+    const holder = await this.loadActive(platformId, fields.documentHolder, whenDeleted);
+    const keyId = currentPersonalDataKeyId(holder);
     const documentId = newId('Document');
     const now = new Date().toISOString();
     // The file is stored before the event: a crash in between leaves an unreferenced file row,
@@ -203,7 +225,10 @@ export class CustomersService {
       documentType: fields.documentType,
       side: fields.side,
       country: fields.country,
-      documentNumber: fields.documentNumber,
+      documentNumber:
+        fields.documentNumber === null
+          ? null
+          : await this.personalData.seal(keyId, fields.documentHolder, documentNumberField(documentId), fields.documentNumber),
       issuingAuthority: fields.issuingAuthority,
       fileName: file.originalName,
       contentType: file.contentType,
@@ -214,9 +239,10 @@ export class CustomersService {
     await this.events.handle(streamNameFor(fields.documentHolder), customerDecider, (state): CustomerCommand => {
       assertOwned(state, platformId);
       if (state.status === 'deleted') throw whenDeleted();
+      assertSameDataKey(state, keyId);
       return { type: 'UploadDocument', document };
     });
-    return documentView(fields.documentHolder, document);
+    return openDocumentView(documentView(fields.documentHolder, document), this.personalData);
   }
 
   async submitVerification(platformId: string, customerId: string): Promise<VerificationView> {
@@ -231,6 +257,39 @@ export class CustomersService {
     const record = state.verifications.find((candidate) => candidate.verificationId === verificationId);
     if (!record) throw new DomainError('INTERNAL_ERROR', 'The verification was not recorded');
     return verificationView(customerId, record);
+  }
+
+  /** The secret fields of `profile` sealed with `keyId` (owners must carry their ids already). */
+  private async sealProfile(
+    keyId: string,
+    customerId: string,
+    profile: Pick<Partial<CustomerProfile>, 'taxIdentifier' | 'beneficialOwners'>,
+  ): Promise<Pick<Partial<CustomerProfile>, 'taxIdentifier' | 'beneficialOwners'>> {
+    const sealed: Pick<Partial<CustomerProfile>, 'taxIdentifier' | 'beneficialOwners'> = {};
+    if (profile.taxIdentifier !== undefined) sealed.taxIdentifier = await this.sealSecret(keyId, customerId, TAX_IDENTIFIER_FIELD, profile.taxIdentifier);
+    if (profile.beneficialOwners !== undefined) {
+      sealed.beneficialOwners = await Promise.all(
+        profile.beneficialOwners.map(async (owner) => ({
+          ...owner,
+          personalInfo: {
+            ...owner.personalInfo,
+            identifier: await this.sealSecret(keyId, customerId, beneficialOwnerIdentifierField(owner.id!), owner.personalInfo.identifier),
+          },
+        })),
+      );
+    }
+    return sealed;
+  }
+
+  private async sealSecret(keyId: string, customerId: string, field: string, value: PersonalSecret | null): Promise<PersonalSecret | null> {
+    if (value === null || isSealed(value)) return value;
+    return this.personalData.seal(keyId, customerId, field, value);
+  }
+
+  /** A PATCH resending the stored value changes nothing (a fresh seal would differ byte for byte). */
+  private async sameSecret(stored: PersonalSecret | null, given: PersonalSecret | null, customerId: string, field: string): Promise<boolean> {
+    if (stored === null || given === null) return stored === given;
+    return (await this.personalData.open(stored, customerId, field)) === given;
   }
 
   private scenarioFor(state: CustomerState): VerificationScenario {
@@ -286,6 +345,16 @@ export class CustomersService {
     const holder = customerStateFromEvents(holderEvents);
     if (holder.status !== 'active') return false;
     return !key.startsWith('umaAddress:') || umaAddressKey(holder.umaAddress) === key || recent;
+  }
+}
+
+/**
+ * Values were sealed with the key current when the customer was loaded: an erasure in between
+ * retired that key, so the request is refused rather than storing values already shredded.
+ */
+function assertSameDataKey(state: Exclude<CustomerState, { status: 'none' }>, keyId: string): void {
+  if (currentPersonalDataKeyId(state) !== keyId) {
+    throw new DomainError('CONFLICT', "The customer's personal data was erased concurrently; retry the request");
   }
 }
 

@@ -1,5 +1,7 @@
 import { Pool } from 'pg';
-import { AuditResourceLocator, eventNames } from '../../audit/audit-locators';
+import { AuditDataPresenter, AuditResourceLocator, eventNames } from '../../audit/audit-locators';
+import { markErased } from '../../infra/crypto/personal-data';
+import { CustomerPersonalDataErased } from '../domain/customer/customer.events';
 import { streamNameFor } from '../../infra/ids';
 
 const TABLES: Record<string, { table: string; idColumn: string }> = {
@@ -34,3 +36,15 @@ export function customerAuditLocator(pool: Pool): AuditResourceLocator {
     },
   };
 }
+
+/**
+ * In a customer stream's audit history, sealed personal fields keep their envelope (the events'
+ * shape is unchanged); those whose key was erased later in the stream carry `"erased": true`.
+ */
+export const customerAuditPresenter: AuditDataPresenter = (event, stream) => {
+  if (!event.streamName.startsWith('customer-')) return event.data;
+  const erasedKeyIds = new Set(
+    stream.filter((candidate) => candidate.type === 'CustomerPersonalDataErased').map((candidate) => (candidate.data as CustomerPersonalDataErased['data']).keyId),
+  );
+  return erasedKeyIds.size === 0 ? event.data : (markErased(event.data, erasedKeyIds) as Record<string, unknown>);
+};

@@ -1,3 +1,4 @@
+import { ERASED_PLACEHOLDER, PersonalSecret, isSealed } from '../../infra/crypto/personal-data';
 import { RecordedEvent } from '../../infra/event-store/event-store.port';
 import { beneficialOwnerId } from '../domain/customer/beneficial-owner-id';
 import { CustomerRecord, CustomerState, customerDecider, VerificationRecord } from '../domain/customer/customer.decider';
@@ -131,6 +132,15 @@ export interface BusinessCustomerView extends CustomerViewBase {
 
 export type CustomerView = IndividualCustomerView | BusinessCustomerView;
 
+/**
+ * A view as the read model stores it: secret fields still sealed (see personal-data-views.ts,
+ * which opens them at read time). Plain values from older events are stored as shown.
+ */
+export type StoredBeneficialOwnerView = Omit<BeneficialOwnerView, 'personalInfo'> & {
+  personalInfo: Omit<BeneficialOwnerView['personalInfo'], 'identifier'> & { identifier: PersonalSecret | null };
+};
+export type StoredCustomerView = IndividualCustomerView | (Omit<BusinessCustomerView, 'beneficialOwners'> & { beneficialOwners: StoredBeneficialOwnerView[] });
+
 /** The reference's IdentificationType: older events may hold other values, which are not shown. */
 const IDENTIFICATION_TYPES = ['SSN', 'ITIN', 'EIN', 'NON_US_TAX_ID'];
 
@@ -142,6 +152,8 @@ export interface VerificationView {
   createdAt: string;
   updatedAt: string;
 }
+
+export type StoredDocumentView = Omit<DocumentView, 'documentNumber'> & { documentNumber: PersonalSecret | null };
 
 export interface DocumentView {
   id: string;
@@ -158,8 +170,11 @@ export interface DocumentView {
   updatedAt: string;
 }
 
-/** The GET view of a customer state (write-only fields such as identifiers are left out). */
-export function customerView(state: { status: 'active' | 'deleted' } & CustomerRecord): CustomerView {
+/**
+ * The GET view of a customer state (write-only fields such as identifiers are left out), as the
+ * read model stores it: sealed fields stay sealed until `openCustomerView`.
+ */
+export function customerView(state: { status: 'active' | 'deleted' } & CustomerRecord): StoredCustomerView {
   const profile = state.profile;
   const base: CustomerViewBase = {
     id: state.customerId,
@@ -204,7 +219,7 @@ function businessInfoView(info: BusinessInfo | null): BusinessInfoView {
 }
 
 /** Owners stored before they had ids or creation times show derived ones (see beneficialOwnerId). */
-function beneficialOwnerView(state: CustomerRecord, owner: BeneficialOwner, index: number): BeneficialOwnerView {
+function beneficialOwnerView(state: CustomerRecord, owner: BeneficialOwner, index: number): StoredBeneficialOwnerView {
   const { identifier, countryOfIssuance, ...personalInfo } = owner.personalInfo;
   const createdAt = owner.createdAt ?? state.createdAt;
   return {
@@ -212,7 +227,13 @@ function beneficialOwnerView(state: CustomerRecord, owner: BeneficialOwner, inde
     customerId: state.customerId,
     roles: owner.roles,
     ownershipPercentage: owner.ownershipPercentage,
-    personalInfo: { ...personalInfo, identifier: identifier === null ? null : maskIdentifier(identifier), ...(countryOfIssuance ? { countryOfIssuance } : {}) },
+    personalInfo: {
+      ...personalInfo,
+      // A sealed identifier is opened and masked at read time; a plain one (older events) is masked
+      // now. The contract requires the field: an erased one answers a placeholder.
+      identifier: identifier === null ? (owner.identifierErased ? ERASED_PLACEHOLDER : null) : isSealed(identifier) ? identifier : maskIdentifier(identifier),
+      ...(countryOfIssuance ? { countryOfIssuance } : {}),
+    },
     kycStatus: owner.kycStatus,
     createdAt,
     updatedAt: owner.updatedAt ?? createdAt,
@@ -236,7 +257,7 @@ export function verificationView(customerId: string, record: VerificationRecord)
   };
 }
 
-export function documentView(customerId: string, document: DocumentRecord): DocumentView {
+export function documentView(customerId: string, document: DocumentRecord): StoredDocumentView {
   return {
     id: document.documentId,
     documentHolder: customerId,
@@ -264,7 +285,7 @@ export function customerStateFromEvents(events: Array<Pick<RecordedEvent, 'type'
 }
 
 /** The customer view as of the last of `events`, or null before the customer exists. */
-export function customerViewFromEvents(events: Array<Pick<RecordedEvent, 'type' | 'data'>>): CustomerView | null {
+export function customerViewFromEvents(events: Array<Pick<RecordedEvent, 'type' | 'data'>>): StoredCustomerView | null {
   const state = customerStateFromEvents(events);
   return state.status === 'none' ? null : customerView(state);
 }

@@ -1,11 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
+import { PersonalDataKeys } from '../../infra/crypto/personal-data';
 import { DomainError } from '../../infra/domain/domain-error';
 import { PG_POOL, lookup } from '../../infra/postgres/pool';
 import { Page, PageRequest, toPage } from '../../infra/http/pagination';
 import { CustomerState } from '../domain/customer/customer.decider';
 import { CustomerType, KybStatus, KycStatus } from '../domain/customer/customer.events';
-import { CustomerView, DocumentView, VerificationView } from './customer.view';
+import { CustomerView, DocumentView, StoredCustomerView, StoredDocumentView, VerificationView } from './customer.view';
+import { openCustomerView, openDocumentView } from './personal-data-views';
 
 export interface CustomerFilters {
   platformCustomerId?: string;
@@ -35,18 +37,23 @@ export interface VerificationFilters {
  * Read side of the customers context (the `customers` projection). Exported to other contexts:
  * `findById` answers the customer exactly as `GET /customers/{id}` shows it (deleted customers
  * included, with `isDeleted: true`), or null for an unknown id or another platform's customer.
+ * The read model keeps secret personal fields sealed; views are opened here, at read time.
  */
 @Injectable()
 export class CustomersQuery {
-  constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
+  constructor(
+    @Inject(PG_POOL) private readonly pool: Pool,
+    private readonly personalData: PersonalDataKeys,
+  ) {}
 
   async findById(platformId: string, customerId: string): Promise<CustomerView | null> {
-    const result = await lookup<{ view: CustomerView }>(
+    const result = await lookup<{ view: StoredCustomerView }>(
       this.pool,
       `SELECT view::json AS view FROM customers WHERE platform_id = $1 AND customer_id = $2`,
       [platformId, customerId],
     );
-    return result.rows[0]?.view ?? null;
+    const view = result.rows[0]?.view;
+    return view ? openCustomerView(view, this.personalData) : null;
   }
 
   /**
@@ -67,7 +74,7 @@ export class CustomersQuery {
     return customer;
   }
 
-  /** The folded state (includes write-only fields); for this context's services only. */
+  /** The folded state (includes write-only fields, sealed); for this context's services only. */
   async findState(platformId: string, customerId: string): Promise<CustomerState | null> {
     const result = await this.pool.query<{ state: CustomerState }>(
       `SELECT state::json AS state FROM customers WHERE platform_id = $1 AND customer_id = $2`,
@@ -127,13 +134,14 @@ export class CustomersQuery {
       pageConditions.push(`(created_at, customer_id) > ($${pageParams.length - 1}::timestamptz, $${pageParams.length})`);
     }
     pageParams.push(page.limit + 1);
-    const rows = await this.pool.query<{ view: CustomerView; created_at: Date; customer_id: string }>(
+    const rows = await this.pool.query<{ view: StoredCustomerView; created_at: Date; customer_id: string }>(
       `SELECT view::json AS view, created_at, customer_id FROM customers WHERE ${pageConditions.join(' AND ')}
         ORDER BY created_at, customer_id LIMIT $${pageParams.length}`,
       pageParams,
     );
+    const opened = await Promise.all(rows.rows.map(async (row) => ({ ...row, view: await openCustomerView(row.view, this.personalData) })));
     return toPage(
-      rows.rows,
+      opened,
       page.limit,
       (row) => row.view,
       (row) => ({ createdAt: row.created_at.toISOString(), id: row.customer_id }),
@@ -181,10 +189,11 @@ export class CustomersQuery {
   }
 
   async findDocument(platformId: string, documentId: string): Promise<DocumentView | null> {
-    const result = await this.pool.query<{ view: DocumentView }>(
+    const result = await this.pool.query<{ view: StoredDocumentView }>(
       `SELECT view::json AS view FROM customer_documents WHERE platform_id = $1 AND document_id = $2`,
       [platformId, documentId],
     );
-    return result.rows[0]?.view ?? null;
+    const view = result.rows[0]?.view;
+    return view ? openDocumentView(view, this.personalData) : null;
   }
 }

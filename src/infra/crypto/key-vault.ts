@@ -13,9 +13,28 @@ CREATE TABLE IF NOT EXISTS sealed_secrets (
   expires_at timestamptz
 )`;
 
+export const PERSONAL_DATA_KEY_PURPOSE = 'personal-data-key';
+
+/** Whether the vault holds `id`; needs no master key (operator CLIs). */
+export async function sealedSecretExists(pool: Pool, id: string): Promise<boolean> {
+  const result = await pool.query(`SELECT 1 FROM sealed_secrets WHERE id = $1`, [id]);
+  return result.rows.length > 0;
+}
+
+/**
+ * Deletes sealed secrets; deleting a wrapped data key shreds everything sealed with it, and needs
+ * no master key (operator CLIs). Deleting an absent id is a no-op.
+ */
+export async function destroySealedSecrets(pool: Pool, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await pool.query(`DELETE FROM sealed_secrets WHERE id = ANY($1::text[])`, [ids]);
+}
+
 /**
  * Secrets (target private keys, session keys, wallet secrets, service signing keys) are sealed
- * with AES-256-GCM under the master key and stored here, never in events or logs.
+ * with AES-256-GCM under the master key and stored here, never in events or logs. So are the
+ * per-customer data keys that seal personal data in events (envelope encryption: the master key
+ * wraps the data keys, the data keys seal the fields).
  */
 export class KeyVault {
   private readonly serviceKeys = new Map<string, { privateKey: KeyObject; publicKey: KeyObject }>();
@@ -68,7 +87,20 @@ export class KeyVault {
   }
 
   async destroy(id: string): Promise<void> {
-    await this.pool.query(`DELETE FROM sealed_secrets WHERE id = $1`, [id]);
+    await destroySealedSecrets(this.pool, [id]);
+  }
+
+  /**
+   * A data key for personal data (src/infra/crypto/personal-data.ts): 32 random bytes stored
+   * wrapped by the master key under `keyId`. Created once; a second call keeps the first key.
+   */
+  async createDataKey(keyId: string): Promise<void> {
+    await this.sealOnce(keyId, PERSONAL_DATA_KEY_PURPOSE, randomBytes(32));
+  }
+
+  /** The unwrapped data key, or null once it was destroyed (crypto-shredding) or never created. */
+  async dataKey(keyId: string): Promise<Buffer | null> {
+    return this.open(keyId);
   }
 
   /**

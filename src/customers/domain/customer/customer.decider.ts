@@ -11,6 +11,7 @@ import {
   VerificationStatus,
 } from './customer.events';
 import { businessRequirementErrors, IDENTITY_DOCUMENT_TYPES, individualRequirementErrors } from './verification-requirements';
+import { currentPersonalDataKeyId, withoutPersonalSecrets } from './personal-data-fields';
 
 export interface VerificationRecord {
   verificationId: string;
@@ -35,6 +36,8 @@ export interface CustomerRecord {
   deletedAt: string | null;
   /** Internal accounts opened through this stream (absent before the first; see CustomerInternalAccountsOpened). */
   internalAccountIds?: string[];
+  /** Data keys erased so far, oldest first (absent before the first erasure). */
+  erasedPersonalDataKeyIds?: string[];
 }
 
 /** JSON-serialisable (the read model keeps it), a discriminated union on `status`. */
@@ -79,7 +82,15 @@ export type CustomerCommand =
       now: string;
     }
   | { type: 'UploadDocument'; document: DocumentRecord }
-  | { type: 'SubmitVerification'; verificationId: string; scenario: VerificationScenario; now: string };
+  | { type: 'SubmitVerification'; verificationId: string; scenario: VerificationScenario; now: string }
+  | {
+      type: 'ErasePersonalData';
+      /** Whether the vault still holds the customer's current data key (values may be sealed with it). */
+      currentKeyExists: boolean;
+      erasedBy: string;
+      reason: string;
+      now: string;
+    };
 
 function requireActive(state: CustomerState): asserts state is { status: 'active' } & CustomerRecord {
   if (state.status === 'none') throw new DomainError('USER_NOT_FOUND', 'Customer not found');
@@ -192,6 +203,25 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEv
         return [{ type: 'DocumentUploaded', data: { ...command.document, customerId: state.customerId, platformId: state.platformId } }];
       }
 
+      case 'ErasePersonalData': {
+        if (state.status === 'none') throw new DomainError('USER_NOT_FOUND', 'Customer not found');
+        // Erased before and nothing sealed since: a repeated erasure is a no-op.
+        if ((state.erasedPersonalDataKeyIds?.length ?? 0) > 0 && !command.currentKeyExists) return [];
+        return [
+          {
+            type: 'CustomerPersonalDataErased',
+            data: {
+              customerId: state.customerId,
+              platformId: state.platformId,
+              keyId: currentPersonalDataKeyId(state),
+              erasedBy: command.erasedBy,
+              reason: command.reason,
+              erasedAt: command.now,
+            },
+          },
+        ];
+      }
+
       case 'SubmitVerification':
         requireActive(state);
         return state.customerType === 'INDIVIDUAL' ? decideIndividualVerification(command, state) : decideBusinessVerification(command, state);
@@ -254,6 +284,14 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEv
         const { customerId: _customerId, platformId: _platformId, ...document } = event.data;
         return { ...state, documents: [...state.documents, document] };
       }
+      case 'CustomerPersonalDataErased':
+        if (state.status === 'none') return state;
+        return {
+          ...state,
+          ...withoutPersonalSecrets(state.profile, state.documents),
+          erasedPersonalDataKeyIds: [...(state.erasedPersonalDataKeyIds ?? []), event.data.keyId],
+          updatedAt: event.data.erasedAt,
+        };
       case 'VerificationSubmitted':
         if (state.status === 'none') return state;
         return {

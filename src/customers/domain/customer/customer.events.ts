@@ -1,3 +1,5 @@
+import { PersonalSecret } from '../../../infra/crypto/personal-data';
+
 /**
  * Events of the customer stream (`customer-<uuid>`). Documents and verifications live in the
  * customer's stream: a verification decides on the customer's data and documents, so keeping
@@ -80,8 +82,11 @@ export type BeneficialOwnerPersonalInfo = {
   phoneNumber: string | null;
   address: Address | null;
   idType: string | null;
-  /** Returned masked (all but the last 4 characters hidden). */
-  identifier: string | null;
+  /**
+   * Returned masked (all but the last 4 characters hidden). Sealed with the customer's data key
+   * (field `beneficialOwners[<owner id>].identifier`); a plain string in older events.
+   */
+  identifier: PersonalSecret | null;
   countryOfIssuance?: string | null;
 };
 
@@ -98,6 +103,8 @@ export type BeneficialOwner = {
   kycStatus: KycStatus;
   /** Last KYC status change (state only, set by the fold). */
   updatedAt?: string;
+  /** The identifier was erased (state only, set by the fold of CustomerPersonalDataErased). */
+  identifierErased?: boolean;
 };
 
 /** Every field a platform may set on a customer (creation and PATCH). Absent = unchanged. */
@@ -111,8 +118,11 @@ export type CustomerProfile = {
   nationality: string | null;
   /** The reference's `idType` (IdentificationType); SPEC.md calls it `taxIdType`. */
   taxIdType: string | null;
-  /** The reference's `identifier`. Write-only: kept for verification, never returned. */
-  taxIdentifier: string | null;
+  /**
+   * The reference's `identifier`. Write-only: kept for verification, never returned. Sealed with
+   * the customer's data key (field `taxIdentifier`); a plain string in older events.
+   */
+  taxIdentifier: PersonalSecret | null;
   businessInfo: BusinessInfo | null;
   beneficialOwners: BeneficialOwner[];
   /** Fields below came with the reference's customer shape; absent from older events. */
@@ -135,7 +145,8 @@ export type DocumentRecord = {
   documentType: string;
   side: string | null;
   country: string;
-  documentNumber: string | null;
+  /** Sealed with the customer's data key (field `documents[<document id>].documentNumber`); plain in older events. */
+  documentNumber: PersonalSecret | null;
   issuingAuthority: string | null;
   fileName: string;
   contentType: string;
@@ -221,6 +232,24 @@ export type VerificationSubmitted = {
 };
 
 /**
+ * An operator erased the customer's secret personal data (`npm run customers:erase`): the data key
+ * `keyId` is destroyed right after, which shreds every value sealed with it. Values stored in
+ * plain text before fields were sealed stay in their events but are no longer shown.
+ */
+export type CustomerPersonalDataErased = {
+  type: 'CustomerPersonalDataErased';
+  data: {
+    customerId: string;
+    platformId: string;
+    keyId: string;
+    /** The operator who ran the erasure. */
+    erasedBy: string;
+    reason: string;
+    erasedAt: string;
+  };
+};
+
+/**
  * Internal accounts opened for the customer (src/accounts/provisioning/internal-account-provisioner.ts),
  * in the same commit as each account's `InternalAccountOpened`: the account opens only while the
  * customer is not deleted, decided on this stream. Accounts opened before this event existed are
@@ -239,7 +268,8 @@ export type CustomerEvent =
   | CustomerKycStatusChanged
   | CustomerKybStatusChanged
   | DocumentUploaded
-  | VerificationSubmitted;
+  | VerificationSubmitted
+  | CustomerPersonalDataErased;
 
 export const CUSTOMER_EVENT_TYPES: CustomerEvent['type'][] = [
   'CustomerCreated',
@@ -250,4 +280,5 @@ export const CUSTOMER_EVENT_TYPES: CustomerEvent['type'][] = [
   'CustomerKybStatusChanged',
   'DocumentUploaded',
   'VerificationSubmitted',
+  'CustomerPersonalDataErased',
 ];
