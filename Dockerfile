@@ -13,6 +13,8 @@ RUN npm run build && npm prune --omit=dev --ignore-scripts
 FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
+# A container's port is published from its own interface: bind them all (outside, HOST defaults to loopback).
+ENV HOST=0.0.0.0
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/scripts ./scripts

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { INestApplication } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { ProcessRole, loadConfig } from './infra/config';
@@ -76,13 +77,19 @@ async function main(): Promise<void> {
   if (stopping) return;
   if (config.roles.has('api')) {
     if (config.mode === 'sandbox') await app.get(PlatformsService).bootstrapSandboxPlatform();
-    await app.listen(config.port, process.env.HOST || '0.0.0.0');
-    const address = `http://localhost:${config.port}/2025-10-13`;
+    await app.listen(config.port, config.host);
+    const address = `http://${boundAddress(app)}/2025-10-13`;
     const roles = [...config.roles, ...(projectorThread ? ['projector (worker thread)'] : [])].join(', ');
     process.stdout.write(`Service listening on ${address} (roles: ${roles}, mode: ${config.mode})\n`);
   } else {
     process.stdout.write(`Running roles: ${[...config.roles].join(', ')}\n`);
   }
+}
+
+/** The address and port the server really bound, as a URL authority (IPv6 in brackets). */
+function boundAddress(app: INestApplication): string {
+  const bound = (app.getHttpServer() as Server).address() as AddressInfo;
+  return `${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}`;
 }
 
 /** Stops accepting connections and waits for the requests in flight (idle keep-alive sockets close at once). */

@@ -5,6 +5,11 @@ export type ProcessRole = 'api' | 'projector' | 'worker';
 
 export interface AppConfig {
   port: number;
+  /**
+   * Address the HTTP server binds (HOST, default 127.0.0.1: loopback only). Containers set
+   * 0.0.0.0. A sandbox bound to loopback may send webhooks to loopback and private addresses.
+   */
+  host: string;
   databaseUrl: string;
   redisUrl: string;
   eventStoreConnectionString: string | null;
@@ -28,6 +33,18 @@ export interface AppConfig {
   sandbox: SandboxTiming;
   webhooks: WebhookDeliveryConfig;
   sca: ScaTiming;
+  /** Failed platform Basic authentications (docs/api.md "Authentication"). */
+  platformAuth: PlatformAuthLimits;
+}
+
+/** Failed platform authentications counted per client id and per source address. */
+export interface PlatformAuthLimits {
+  /** The fixed window failures are counted in (1 minute). */
+  failureWindowMs: number;
+  /** Failures per client id per window; past it the id answers 429 until the window ends (10). */
+  maxFailuresPerClient: number;
+  /** Failures per source address per window; past it the address answers 429 until the window ends (50). */
+  maxFailuresPerAddress: number;
 }
 
 /** Sandbox delays, configurable so tests run fast (milliseconds). */
@@ -67,6 +84,12 @@ export interface WebhookDeliveryConfig {
   stalledIntervalMs: number;
   /** On shutdown, how long deliveries in flight may finish before they are interrupted. */
   shutdownGraceMs: number;
+  /**
+   * Webhooks (and the sandbox test webhook) may target loopback, private and link-local
+   * addresses: WEBHOOK_ALLOW_PRIVATE_TARGETS=true, or a sandbox bound to loopback (HOST). Otherwise
+   * such endpoints are refused when set and when sent (after DNS resolution).
+   */
+  allowPrivateTargets: boolean;
 }
 
 /** Strong Customer Authentication limits (DECISIONS.md section 3); configurable so tests run fast. */
@@ -95,8 +118,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, resolved: { databaseUrl: stri
   const masterKeyHex = env.MASTER_KEY ?? null;
   if (masterKeyHex !== null && !/^[0-9a-fA-F]{64}$/.test(masterKeyHex)) throw new Error('MASTER_KEY must be 64 hex characters');
   if (mode === 'production' && !masterKeyHex) throw new Error('MASTER_KEY is required in production mode');
+  const host = env.HOST || '127.0.0.1';
   return {
     port,
+    host,
     databaseUrl: resolved.databaseUrl,
     redisUrl: resolved.redisUrl,
     eventStoreConnectionString: env.EVENTSTORE_CONNECTION_STRING || null,
@@ -125,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, resolved: { databaseUrl: stri
       lockDurationMs: Math.max(500, numberFromEnv(env.WEBHOOK_LOCK_DURATION_MS, 30 * 1000)),
       stalledIntervalMs: Math.max(100, numberFromEnv(env.WEBHOOK_STALLED_INTERVAL_MS, 30 * 1000)),
       shutdownGraceMs: numberFromEnv(env.WEBHOOK_SHUTDOWN_GRACE_MS, 5 * 1000),
+      allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true' || (mode === 'sandbox' && isLoopbackHost(host)),
     },
     sca: {
       challengeTtlMs: Math.max(1, numberFromEnv(env.SCA_CHALLENGE_TTL_MS, 5 * 60 * 1000)),
@@ -134,7 +160,18 @@ export function loadConfig(env: NodeJS.ProcessEnv, resolved: { databaseUrl: stri
       resendIntervalMs: numberFromEnv(env.SCA_RESEND_INTERVAL_MS, 30 * 1000),
       maxResends: Math.floor(numberFromEnv(env.SCA_MAX_RESENDS, 3)),
     },
+    platformAuth: {
+      failureWindowMs: Math.max(1000, numberFromEnv(env.PLATFORM_AUTH_FAILURE_WINDOW_MS, 60 * 1000)),
+      maxFailuresPerClient: Math.max(1, Math.floor(numberFromEnv(env.PLATFORM_AUTH_MAX_FAILURES_PER_CLIENT, 10))),
+      maxFailuresPerAddress: Math.max(1, Math.floor(numberFromEnv(env.PLATFORM_AUTH_MAX_FAILURES_PER_ADDRESS, 50))),
+    },
   };
+}
+
+/** A bind address only this machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^127\.\d+\.\d+\.\d+$/.test(bare) || /^::ffff:127\./.test(bare);
 }
 
 function numberFromEnv(text: string | undefined, fallback: number): number {

@@ -4,6 +4,7 @@ import { APP_CONFIG, AppConfig } from '../infra/config';
 import { PLATFORM_AUTHENTICATOR } from '../infra/http/platform-auth.guard';
 import { PG_POOL } from '../infra/postgres/pool';
 import { ConfigController } from './http/config.controller';
+import { PlatformAuthenticatorService } from './platform-authenticator';
 import { PlatformCredentialStore } from './platform-credentials';
 import { PlatformsService } from './platforms.service';
 import { PlatformConfigQuery } from './queries/platform-config.query';
@@ -12,7 +13,13 @@ import { PlatformConfigQuery } from './queries/platform-config.query';
   controllers: [ConfigController],
   providers: [
     { provide: PlatformCredentialStore, inject: [PG_POOL], useFactory: (pool: Pool) => new PlatformCredentialStore(pool) },
-    { provide: PLATFORM_AUTHENTICATOR, useExisting: PlatformCredentialStore },
+    {
+      provide: PlatformAuthenticatorService,
+      inject: [PG_POOL, PlatformCredentialStore, APP_CONFIG],
+      useFactory: (pool: Pool, credentials: PlatformCredentialStore, config: AppConfig) =>
+        new PlatformAuthenticatorService(pool, credentials, config.platformAuth),
+    },
+    { provide: PLATFORM_AUTHENTICATOR, useExisting: PlatformAuthenticatorService },
     PlatformsService,
     PlatformConfigQuery,
   ],
@@ -21,10 +28,12 @@ import { PlatformConfigQuery } from './queries/platform-config.query';
 export class PlatformsModule implements OnModuleInit {
   constructor(
     private readonly platforms: PlatformsService,
+    private readonly authenticator: PlatformAuthenticatorService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async onModuleInit(): Promise<void> {
     await this.platforms.ensureSchema();
+    await this.authenticator.ensureSchema();
   }
 }

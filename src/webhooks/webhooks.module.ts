@@ -40,7 +40,7 @@ import { WebhookMappers } from './webhook-mappers';
       provide: WebhookHttpClient,
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) =>
-        new WebhookHttpClient({ timeoutMs: config.webhooks.timeoutMs, refuseInternalAddresses: config.mode === 'production' }),
+        new WebhookHttpClient({ timeoutMs: config.webhooks.timeoutMs, refuseInternalAddresses: !config.webhooks.allowPrivateTargets }),
     },
     {
       provide: WebhookDeliveryService,

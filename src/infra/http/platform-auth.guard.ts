@@ -1,8 +1,8 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { DomainError } from '../domain/domain-error';
 import { currentContext } from '../request-context';
+import { ApiError } from './api-error';
 import { PUBLIC_ROUTE } from './route-metadata';
 
 export const PLATFORM_AUTHENTICATOR = Symbol('PLATFORM_AUTHENTICATOR');
@@ -12,10 +12,20 @@ export interface AuthenticatedPlatform {
   clientId: string;
 }
 
+export type AuthenticationResult =
+  | { outcome: 'authenticated'; platform: AuthenticatedPlatform }
+  /** Unknown client id or wrong secret: the same answer, after the same work. */
+  | { outcome: 'refused' }
+  /** Too many failed attempts for this client id or from this address in the current window. */
+  | { outcome: 'rate-limited'; retryAfterSeconds: number };
+
 /** Checks a platform's Basic credentials; implemented by the platforms context. */
 export interface PlatformAuthenticator {
-  authenticate(clientId: string, clientSecret: string): Promise<AuthenticatedPlatform | null>;
+  authenticate(clientId: string, clientSecret: string, sourceAddress: string): Promise<AuthenticationResult>;
 }
+
+/** RFC 9110 section 11.6.1: a 401 names the scheme (and realm) the client should answer with. */
+const BASIC_CHALLENGE = 'Basic realm="Payments API", charset="UTF-8"';
 
 /** HTTP Basic per platform (SPEC.md "Authentication" 1-2); sets the tenant for the request. */
 @Injectable()
@@ -32,8 +42,21 @@ export class PlatformAuthGuard implements CanActivate {
     if (isPublic) return true;
     const request = context.switchToHttp().getRequest<Request & { platform?: AuthenticatedPlatform }>();
     const credentials = parseBasic(request.headers.authorization);
-    const platform = credentials ? await this.authenticator.authenticate(credentials.clientId, credentials.clientSecret) : null;
-    if (!platform) throw new DomainError('UNAUTHORIZED', 'Missing or invalid platform credentials');
+    if (!credentials) throw unauthorized();
+    // The socket's peer (no `trust proxy`): a forwarded-for header is the client's to forge.
+    const sourceAddress = request.socket.remoteAddress ?? 'unknown';
+    const result = await this.authenticator.authenticate(credentials.clientId, credentials.clientSecret, sourceAddress);
+    if (result.outcome === 'rate-limited') {
+      const seconds = result.retryAfterSeconds;
+      throw new ApiError(
+        'RATE_LIMITED',
+        `Too many failed authentication attempts; retry after ${seconds} seconds`,
+        { retryAfterSeconds: seconds },
+        { 'Retry-After': String(seconds) },
+      );
+    }
+    if (result.outcome === 'refused') throw unauthorized();
+    const platform = result.platform;
     request.platform = platform;
     const requestContext = currentContext();
     if (requestContext) {
@@ -42,6 +65,10 @@ export class PlatformAuthGuard implements CanActivate {
     }
     return true;
   }
+}
+
+function unauthorized(): ApiError {
+  return new ApiError('UNAUTHORIZED', 'Missing or invalid platform credentials', undefined, { 'WWW-Authenticate': BASIC_CHALLENGE });
 }
 
 function parseBasic(header: string | undefined): { clientId: string; clientSecret: string } | null {

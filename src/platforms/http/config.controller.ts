@@ -71,7 +71,7 @@ export class ConfigController {
   private semanticErrors(dto: UpdateConfigDto, shapeErrors: FieldError[]): FieldError[] {
     const errors: FieldError[] = [];
     if (typeof dto.webhookEndpoint === 'string' && !hasErrorAt(shapeErrors, 'webhookEndpoint')) {
-      const problem = checkWebhookEndpoint(dto.webhookEndpoint, this.config.mode);
+      const problem = checkWebhookEndpoint(dto.webhookEndpoint, this.config.webhooks.allowPrivateTargets);
       if (problem) errors.push(problem);
     }
     if (Array.isArray(dto.supportedCurrencies) && dto.supportedCurrencies.length === 0) {

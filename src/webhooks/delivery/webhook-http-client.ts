@@ -13,8 +13,12 @@ export interface PostResult {
   retryAfterMs: number | null;
 }
 
-/** Enough of an answer to show a developer what their endpoint said; the rest is dropped. */
-const MAX_RESPONSE_BODY_BYTES = 16 * 1024;
+/**
+ * Enough of an answer to show a developer what their endpoint said (the sandbox test webhook's
+ * `response_body`); the rest is read and dropped. Kept short so the test webhook cannot be used
+ * to read pages back from wherever an endpoint points.
+ */
+export const MAX_RESPONSE_BODY_BYTES = 1024;
 const USER_AGENT = 'PaymentsService-Webhooks/1';
 
 interface ParsedEndpoint {
@@ -25,13 +29,21 @@ interface ParsedEndpoint {
 
 export interface WebhookHttpClientOptions {
   timeoutMs: number;
-  /** Production refuses endpoints that resolve to loopback or private addresses (SSRF). */
+  /**
+   * Refuse endpoints that are, or resolve to, loopback, private or link-local addresses (SSRF):
+   * everywhere but a sandbox bound to loopback or WEBHOOK_ALLOW_PRIVATE_TARGETS=true.
+   */
   refuseInternalAddresses: boolean;
+  /** DNS resolution (dns.lookup); tests hand in a resolver with answers of their own. */
+  resolve?: typeof dns.lookup;
 }
 
 /**
- * POSTs webhook bodies over keep-alive connections (node:http, no redirects followed). The
- * timeout covers the whole try: connect, send, and the answer's status and body.
+ * POSTs webhook bodies over keep-alive connections (node:http, no redirects followed: a 3xx is an
+ * answer like any other, so a public endpoint cannot bounce us inward). The timeout covers the
+ * whole try: connect, send, and the answer's status and body. Internal targets are refused twice:
+ * a literal address before connecting, a name by the agents' `lookup`, which checks every address
+ * DNS returns and hands the checked one to the connect (no second resolution to rebind).
  */
 export class WebhookHttpClient {
   /** Parsed endpoints: a platform's endpoint is the same string for thousands of webhooks. */
@@ -40,7 +52,7 @@ export class WebhookHttpClient {
   private readonly httpsAgent: https.Agent;
 
   constructor(private readonly options: WebhookHttpClientOptions) {
-    const lookup = options.refuseInternalAddresses ? refusingInternalLookup : undefined;
+    const lookup = options.refuseInternalAddresses ? refusingInternalLookup(options.resolve ?? dns.lookup) : undefined;
     this.httpAgent = new http.Agent({ keepAlive: true, maxSockets: 256, lookup } as http.AgentOptions);
     this.httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 256, lookup } as https.AgentOptions);
   }
@@ -147,16 +159,15 @@ function describeNetworkError(error: NodeJS.ErrnoException): string {
   return `${code}${error.message}`.slice(0, 500);
 }
 
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
+
 /**
- * dns.lookup that refuses private answers, so a public name resolving to an internal address
- * (DNS rebinding) is refused as a literal internal address is.
+ * A lookup that refuses private answers, so a public name resolving to an internal address
+ * (DNS rebinding) is refused as a literal internal address is. The socket connects to the address
+ * checked here: there is no second resolution between the check and the connect.
  */
-function refusingInternalLookup(
-  hostname: string,
-  options: dns.LookupOptions,
-  callback: (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void,
-): void {
-  dns.lookup(hostname, options, (error, address, family) => {
+const refusingInternalLookup = (resolve: typeof dns.lookup) => (hostname: string, options: dns.LookupOptions, callback: LookupCallback): void => {
+  resolve(hostname, options, (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => {
     if (error) return callback(error, address as string, family);
     const addresses = Array.isArray(address) ? address.map((entry) => entry.address) : [address];
     if (addresses.some((candidate) => isInternalHost(candidate))) {
@@ -166,4 +177,4 @@ function refusingInternalLookup(
     }
     callback(null, address as string, family);
   });
-}
+};
