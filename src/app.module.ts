@@ -8,6 +8,7 @@ import { PlatformAuthGuard } from './infra/http/platform-auth.guard';
 import { ResponseInterceptor } from './infra/http/response.interceptor';
 import { InfraModule, InfraRuntime } from './infra/infra.module';
 import { PlatformsModule } from './platforms/platforms.module';
+import { RetentionModule } from './infra/retention/retention.module';
 import { FEATURE_MODULES } from './feature-modules';
 
 /** Composition root: infrastructure, cross-cutting HTTP behaviour, then the feature contexts. */
@@ -16,7 +17,7 @@ export class AppModule {
   static forRoot(runtime: InfraRuntime): DynamicModule {
     return {
       module: AppModule,
-      imports: [InfraModule.forRoot(runtime), CqrsModule.forRoot(), PlatformsModule, AuditModule, HealthModule, ...FEATURE_MODULES],
+      imports: [InfraModule.forRoot(runtime), CqrsModule.forRoot(), PlatformsModule, AuditModule, HealthModule, RetentionModule, ...FEATURE_MODULES],
       providers: [
         { provide: APP_FILTER, useClass: HttpErrorFilter },
         { provide: APP_GUARD, useClass: PlatformAuthGuard },

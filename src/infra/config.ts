@@ -33,6 +33,7 @@ export interface AppConfig {
   sandbox: SandboxTiming;
   webhooks: WebhookDeliveryConfig;
   sca: ScaTiming;
+  retention: RetentionConfig;
   /** Failed platform Basic authentications (docs/api.md "Authentication"). */
   platformAuth: PlatformAuthLimits;
 }
@@ -108,6 +109,14 @@ export interface ScaTiming {
   maxResends: number;
 }
 
+/** Purge of operational records (src/infra/retention, docs/operations.md "Retention"). */
+export interface RetentionConfig {
+  /** Webhook deliveries (with their attempts) settled and untouched for longer are deleted (30). */
+  webhookDeliveryRetentionDays: number;
+  /** How often each worker process runs the purge (1 hour); one process at a time does the work. */
+  intervalMs: number;
+}
+
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
 export function loadConfig(env: NodeJS.ProcessEnv, resolved: { databaseUrl: string; redisUrl: string }): AppConfig {
@@ -159,6 +168,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, resolved: { databaseUrl: stri
       maxFailedAttempts: Math.max(1, Math.floor(numberFromEnv(env.SCA_MAX_FAILED_ATTEMPTS, 5))),
       resendIntervalMs: numberFromEnv(env.SCA_RESEND_INTERVAL_MS, 30 * 1000),
       maxResends: Math.floor(numberFromEnv(env.SCA_MAX_RESENDS, 3)),
+    },
+    retention: {
+      webhookDeliveryRetentionDays: numberFromEnv(env.WEBHOOK_DELIVERY_RETENTION_DAYS, 30),
+      intervalMs: Math.max(100, numberFromEnv(env.RETENTION_INTERVAL_MS, 60 * 60 * 1000)),
     },
     platformAuth: {
       failureWindowMs: Math.max(1000, numberFromEnv(env.PLATFORM_AUTH_FAILURE_WINDOW_MS, 60 * 1000)),

@@ -44,8 +44,10 @@ export class ResponseInterceptor implements NestInterceptor {
         for (const [name, headerValue] of Object.entries(result.headers)) response.setHeader(name, headerValue);
         const handle = request.idempotency;
         if (handle) {
-          request.idempotency = undefined;
           const text = result.body === undefined ? '' : toWireJson(result.body);
+          // From here the record is complete's to settle (it releases the key if it cannot store
+          // the answer); before here, a throw reaches HttpErrorFilter with the handle still set.
+          request.idempotency = undefined;
           await this.idempotency.complete(handle, result.status, result.headers, text);
         }
         return result.body;
@@ -65,11 +67,12 @@ export class ResponseInterceptor implements NestInterceptor {
       });
     }
     const signature = request.headers['service-wallet-signature'];
+    // The body as canonical JSON: the same data with its keys in another order is the same request.
     const fingerprint = requestFingerprint(request.method, request.path, request.body, typeof signature === 'string' ? signature : '');
     const outcome = await this.idempotency.begin(platformId, key, fingerprint);
     switch (outcome.kind) {
       case 'proceed': {
-        request.idempotency = { platformId, key };
+        request.idempotency = { platformId, key, token: outcome.token };
         const context = currentContext();
         if (context) context.idempotencyKey = key;
         return;

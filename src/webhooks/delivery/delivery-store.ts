@@ -276,6 +276,42 @@ export class DeliveryStore {
     return result.rows.map((row) => ({ id: row.id, platformId: row.platform_id }));
   }
 
+  /**
+   * Retention: deletes the deliveries settled (`DELIVERED`, `FAILED`) whose last change is older
+   * than `before`, with their attempts, `batchRows` per statement (short transactions, no long
+   * table lock). Walks the log oldest first by `seq` (its own index, which follows creation
+   * order) and stops at the first delivery created after `before`: a run reads the expired
+   * part of the log and a batch more, not the whole table. Answers how many deliveries went.
+   */
+  async purgeSettledBefore(before: Date, batchRows = 1000): Promise<number> {
+    let purged = 0;
+    let afterSeq = '0';
+    for (;;) {
+      const result = await this.pool.query(
+        `WITH batch AS (
+           SELECT seq, id, created_at < $2 AS created_before,
+                  updated_at < $2 AND status IN ('DELIVERED', 'FAILED') AS expired
+             FROM webhook_deliveries WHERE seq > $1::bigint ORDER BY seq LIMIT $3
+         ), doomed AS (
+           SELECT id FROM batch WHERE expired
+         ), gone_attempts AS (
+           DELETE FROM webhook_delivery_attempts a USING doomed WHERE a.delivery_id = doomed.id
+         ), gone AS (
+           DELETE FROM webhook_deliveries d USING doomed WHERE d.id = doomed.id RETURNING d.id
+         )
+         SELECT (SELECT max(seq) FROM batch)::text AS last_seq,
+                (SELECT count(*) FROM batch)::int AS scanned,
+                COALESCE((SELECT bool_and(created_before) FROM batch), false) AS all_created_before,
+                (SELECT count(*) FROM gone)::int AS deleted`,
+        [afterSeq, before, batchRows],
+      );
+      const row = result.rows[0];
+      purged += row.deleted;
+      if (row.scanned < batchRows || !row.all_created_before) return purged;
+      afterSeq = row.last_seq;
+    }
+  }
+
   /** Deliveries by status, for operators (CLI). */
   async statusCounts(): Promise<Record<string, number>> {
     const result = await this.pool.query(`SELECT status, count(*)::int AS n FROM webhook_deliveries GROUP BY status`);
