@@ -17,6 +17,7 @@ import { PrototypeStableExpressAdapter } from './infra/http/express-adapter';
 import { IDEMPOTENCY_DDL } from './infra/http/idempotency.service';
 import { installScopedInterceptorsConsumer } from './infra/http/interceptors-consumer';
 import { requestContextMiddleware } from './infra/http/request-context.middleware';
+import { installRequestBodyReading } from './infra/http/request-body';
 import { logger } from './infra/logger';
 import { createPool } from './infra/postgres/pool';
 import { CHECKPOINT_DDL } from './infra/projections/checkpoints';
@@ -49,8 +50,8 @@ export async function createApp(config: AppConfig, options: { projectorThread?: 
     { logger: process.env.JEST_WORKER_ID ? false : ['error', 'warn'], bodyParser: false },
   );
   // Body first: the request context must be entered after the body stream is read, or async
-  // context is lost in the parser's stream callbacks.
-  app.useBodyParser('json', { limit: '1mb' });
+  // context is lost in the parser's stream callbacks. POST /documents reads multipart itself.
+  installRequestBodyReading(app, { multipartPaths: [`/${API_VERSION}/documents`] });
   app.use(requestContextMiddleware);
   app.setGlobalPrefix(API_VERSION, { exclude: ['health', 'health/live'] });
   app.getHttpAdapter().getInstance().disable('x-powered-by');

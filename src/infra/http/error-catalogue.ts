@@ -36,6 +36,8 @@ export const CODES_BY_STATUS: Record<number, string[]> = {
     'CARD_NOT_MUTABLE', 'CONFLICT',
   ],
   410: ['CUSTOMER_DELETED'],
+  // A body the service cannot read (media type, charset, Content-Encoding): not in the reference.
+  415: ['UNSUPPORTED_MEDIA_TYPE'],
   423: ['ACCOUNT_LOCKED'],
   429: ['RATE_LIMITED'],
   500: ['SERVICE_SWITCH_ERROR', 'INTERNAL_ERROR'],

@@ -6,6 +6,7 @@ import { logger } from '../logger';
 import { statusForCode } from './error-catalogue';
 import { ApiError, IdempotentReplay } from './api-error';
 import { IdempotencyHandle, IdempotencyService } from './idempotency.service';
+import { bodyReadingError } from './request-body';
 import { toWireJson } from './wire-json';
 
 interface ErrorBody {
@@ -38,7 +39,8 @@ export class HttpErrorFilter implements ExceptionFilter {
       response.type('application/json').send(exception.body);
       return;
     }
-    const { body, headers } = this.toErrorBody(exception, request);
+    // body-parser's and zlib's errors become the 4xx they are before anything renders them.
+    const { body, headers } = this.toErrorBody(bodyReadingError(exception) ?? exception, request);
     const text = toWireJson(body);
     const handle = request.idempotency;
     if (handle) {
@@ -67,13 +69,6 @@ export class HttpErrorFilter implements ExceptionFilter {
       if (exception.details !== undefined) body.details = exception.details;
       return { body, headers: exception instanceof ApiError ? exception.headers : {} };
     }
-    const parserError = exception as { type?: string; status?: number };
-    if (parserError && typeof parserError === 'object' && typeof parserError.type === 'string' && parserError.status === 400) {
-      return { body: notJson('The request body is not valid JSON'), headers: {} };
-    }
-    if (parserError?.type === 'entity.too.large') {
-      return { body: { status: 400, code: 'INVALID_INPUT', message: 'The request body is too large' }, headers: {} };
-    }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const message = exception.message;
@@ -88,7 +83,12 @@ export class HttpErrorFilter implements ExceptionFilter {
         return { body: { status: 404, code: 'NOT_FOUND', message: `No route ${request.method} ${request.path}` }, headers: {} };
       }
       if (status === 400) {
-        // Nest rethrows the JSON body parser's SyntaxError as a BadRequestException.
+        // Nest rethrows the JSON body parser's SyntaxError, and Express's URIError for a path
+        // parameter that is not percent-encoded UTF-8, as a BadRequestException of their message.
+        if (/^Failed to decode param/.test(exception.message)) {
+          const message = 'The request path is not valid percent-encoded UTF-8';
+          return { body: { status: 400, code: 'INVALID_INPUT', message, details: { errors: [{ field: 'path', constraint: {}, message }] } }, headers: {} };
+        }
         const message = /JSON/.test(exception.message) ? 'The request body is not valid JSON' : 'The request is malformed';
         return { body: notJson(message), headers: {} };
       }

@@ -134,7 +134,8 @@ function withoutDanglingRefs<T>(value: T, known: Set<string>): T {
  * customer (410); SCA proofs a locked customer (423). Routes add their own with @ApiResponse.
  */
 function errorStatusesFor(path: string, method: string): number[] {
-  const statuses = [400, 401, 403, 404, 409, 429, 500, 503];
+  // 415: a body in a media type, charset or Content-Encoding the service cannot read (request-body.ts).
+  const statuses = [400, 401, 403, 404, 409, 415, 429, 500, 503];
   if (path.startsWith('/customers/{')) statuses.push(410);
   if (/\/sca\/|\/authorize|\/trust/.test(path)) statuses.push(423);
   return statuses.sort();

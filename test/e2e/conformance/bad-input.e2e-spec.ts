@@ -23,7 +23,6 @@ const HOSTILE_BODIES: Array<[string, string, string]> = [
   ['a string', '"text"', 'application/json'],
   ['a number', '42', 'application/json'],
   ['malformed JSON', '{"amount": ', 'application/json'],
-  ['plain text', 'amount=1', 'text/plain'],
   ['nested wrong types', JSON.stringify({ source: [], destination: 'x', amount: {}, customerId: 7, accountInfo: [], currency: null, fullName: { a: 1 }, customerType: ['INDIVIDUAL'], webhookEndpoint: 5, supportedCurrencies: 'USD' }), 'application/json'],
   ['prototype keys', '{"__proto__": {"admin": true}, "constructor": {"prototype": {"x": 1}}}', 'application/json'],
 ];
@@ -77,6 +76,18 @@ describe('conformance: bad input answers a listed 4xx, never a 500', () => {
       const call = method === 'POST' ? testApp.platform.api.post(path) : testApp.platform.api.patch(path);
       const response = await call.set('Content-Type', contentType).send(body);
       expectListed400(response, `${method} ${path}`);
+    }
+  });
+
+  it('a body in another media type or charset is 415 UNSUPPORTED_MEDIA_TYPE', async () => {
+    for (const [method, path] of jsonPosts()) {
+      for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1']) {
+        const call = method === 'POST' ? testApp.platform.api.post(path) : testApp.platform.api.patch(path);
+        const response = await call.set('Content-Type', contentType).send('amount=1');
+        expect({ path, contentType, status: response.status, body: response.body }).toEqual({
+          path, contentType, status: 415, body: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: expect.any(String) },
+        });
+      }
     }
   });
 
