@@ -357,11 +357,13 @@ export class ProjectionRunner {
       try {
         if (!initialised) {
           const checkpoints = await readCheckpoints(this.pool, this.projections.map((projection) => projection.name));
+          // Resuming after a failed batch: a projection stuck on an event keeps its retry state.
+          const failures = new Map(this.states.map((state) => [state.projection.name, state.failure]));
           this.states = this.projections.map((projection) => ({
             projection,
             types: new Set(projection.handles),
             position: checkpoints.get(projection.name)?.position ?? START_POSITION,
-            failure: null,
+            failure: failures.get(projection.name) ?? null,
             stored: null,
           }));
           from = minPosition(this.states.map((state) => state.position));
@@ -442,6 +444,11 @@ export class ProjectionRunner {
         await land().catch(() => false);
         for (const state of this.states) state.stored = null;
         rewind();
+        // Start again from the checkpoints as stored: batches commit with synchronous_commit off,
+        // so when Postgres crashed (the usual cause of a failed batch) the last commits it
+        // acknowledged may be gone, and resuming from where this process thought it was would
+        // skip their events for good.
+        initialised = false;
         await this.dropConnection();
         failures++;
         logger.error('projection batch failed; retrying', { error: describeError(error), failures });
