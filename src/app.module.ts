@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { AuditModule } from './audit/audit.module';
 import { HealthModule } from './health/health.module';
+import { DependencyGuard } from './infra/http/dependency.guard';
 import { HttpErrorFilter } from './infra/http/http-error.filter';
 import { PlatformAuthGuard } from './infra/http/platform-auth.guard';
 import { ResponseInterceptor } from './infra/http/response.interceptor';
@@ -21,6 +22,7 @@ export class AppModule {
       providers: [
         { provide: APP_FILTER, useClass: HttpErrorFilter },
         { provide: APP_GUARD, useClass: PlatformAuthGuard },
+        { provide: APP_GUARD, useClass: DependencyGuard },
         { provide: APP_INTERCEPTOR, useClass: ResponseInterceptor },
       ],
     };

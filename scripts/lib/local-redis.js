@@ -177,7 +177,7 @@ async function runRedis(options) {
 }
 
 if (require.main === module) {
-  supervised.runAsSupervisor(runRedis);
+  supervised.runAsSupervisor(runRedis, 'local redis');
 }
 
 module.exports = { startLocalRedis, stateFileFor };

@@ -13,7 +13,8 @@
  * Protocol: the parent writes the options as one JSON line on the child's stdin and keeps stdin
  * open. The child answers one JSON line on stdout, {"type":"ready", ...info} or
  * {"type":"error","message":...}. It stops its server and exits when stdin closes or it gets
- * SIGTERM/SIGINT. Its stderr is the parent's stderr, for the rare warning.
+ * SIGTERM/SIGINT. A server that dies meanwhile is started again on the same port (see
+ * runAsSupervisor). Its stderr is the parent's stderr, for warnings and restarts.
  *
  * Plain CommonJS on purpose: jest's globalSetup loads it untransformed, and the TypeScript
  * wrappers in src/infra/runtime require it.
@@ -130,20 +131,37 @@ function launchSupervised(params) {
   );
 }
 
+/** First wait before a server that died on its own is started again; doubles per failure. */
+const RESTART_INITIAL_DELAY_MS = 200;
+/** Longest wait between two restarts of a server that keeps dying or failing to start. */
+const RESTART_MAX_DELAY_MS = 5_000;
+/** A server that stayed up this long has recovered: its next death starts the backoff over. */
+const RESTART_STABLE_AFTER_MS = 30_000;
+
 /**
  * Child side: reads the options line, runs `start(options)` (which resolves to
  * { info, stop(), exited? }), reports, and stops on stdin close or SIGTERM/SIGINT.
+ *
+ * A server that dies on its own (a crash, kill -9) is started again, on the port it had (so the
+ * URL the parent holds stays right), after 0.2 s, then with waits doubling to 5 s while it keeps
+ * failing; each death and restart is logged on stderr (the parent's). Nothing is restarted once
+ * the shutdown began. `options.restart === false` turns this off: the supervisor then exits with
+ * code 1 when its server dies, so the parent sees it.
  * @param {(options: any) => Promise<{ info: object, stop(): Promise<void>, exited?: Promise<unknown> }>} start
+ * @param {string} [name] the server's name in the log lines
  */
-function runAsSupervisor(start) {
+function runAsSupervisor(start, name = 'server') {
   let starting;
   let service;
   let stopping = false;
   let optionsLine = '';
+  /** Ends the wait before a restart at once (shutdown must not sit out the backoff). */
+  let wakeRestart = () => undefined;
 
   async function shutdown(exitCode) {
     if (stopping) return;
     stopping = true;
+    wakeRestart();
     try {
       // A start still in progress must finish first, or its server would be left behind.
       if (!service && starting) service = await starting.catch(() => undefined);
@@ -163,6 +181,63 @@ function runAsSupervisor(start) {
     }
   }
 
+  function log(level, fields) {
+    try {
+      fs.writeSync(2, `${JSON.stringify({ level, context: 'infrastructure', time: new Date().toISOString(), ...fields })}\n`);
+    } catch {
+      // No stderr left: nothing to tell.
+    }
+  }
+
+  /** Watches a running server; when it dies on its own, starts it again with `restartOptions`. */
+  function watch(result, restartOptions, upSince, delayMs) {
+    result.exited?.then(() => {
+      if (stopping || service !== result) return;
+      service = undefined;
+      if (restartOptions.restart === false) {
+        // The server died on its own (crash, kill -9): exit too, so the parent sees it.
+        starting = Promise.resolve(undefined);
+        void shutdown(1);
+        return;
+      }
+      const recovered = Date.now() - upSince >= RESTART_STABLE_AFTER_MS;
+      starting = restartLoop(restartOptions, recovered ? RESTART_INITIAL_DELAY_MS : delayMs);
+    });
+  }
+
+  async function restartLoop(restartOptions, firstDelayMs) {
+    let delayMs = firstDelayMs;
+    log('warn', { msg: `${name} exited unexpectedly; restarting`, restartInMs: delayMs });
+    for (;;) {
+      await new Promise((resolve) => {
+        const timer = setTimeout(resolve, delayMs);
+        wakeRestart = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wakeRestart = () => undefined;
+      if (stopping) return undefined;
+      const nextDelayMs = Math.min(delayMs * 2, RESTART_MAX_DELAY_MS);
+      let result;
+      try {
+        result = await start(restartOptions);
+      } catch (error) {
+        if (stopping) return undefined;
+        log('warn', { msg: `${name} did not start again; retrying`, error: firstLine(error), restartInMs: nextDelayMs });
+        delayMs = nextDelayMs;
+        continue;
+      }
+      if (stopping) return result; // shutdown() awaits `starting` and stops it.
+      service = result;
+      // Not the URL: it may hold a password.
+      const { url: _url, ...info } = result.info ?? {};
+      log('info', { msg: `restarted ${name}`, ...info });
+      watch(result, restartOptions, Date.now(), nextDelayMs);
+      return result;
+    }
+  }
+
   process.on('SIGTERM', () => void shutdown(0));
   process.on('SIGINT', () => void shutdown(0));
   process.stdout.on('error', () => undefined);
@@ -179,13 +254,9 @@ function runAsSupervisor(start) {
         if (stopping) return; // shutdown() stops it.
         service = result;
         answer({ type: 'ready', ...result.info });
-        result.exited?.then(() => {
-          if (stopping) return;
-          // The server died on its own (crash, kill -9): exit too, so the parent sees it.
-          service = undefined;
-          starting = Promise.resolve(undefined);
-          void shutdown(1);
-        });
+        // Restarts keep the port, whatever chose it the first time (the parent's URL names it).
+        const port = result.info && result.info.port;
+        watch(result, port ? { ...options, port } : options, Date.now(), RESTART_INITIAL_DELAY_MS);
       },
       (error) => {
         if (stopping) return;
@@ -196,6 +267,10 @@ function runAsSupervisor(start) {
   });
   process.stdin.on('end', () => void shutdown(0));
   process.stdin.on('error', () => void shutdown(0));
+}
+
+function firstLine(error) {
+  return String(error && error.message ? error.message : error).split('\n')[0];
 }
 
 /** A TCP port on 127.0.0.1 that nothing listens on right now. */

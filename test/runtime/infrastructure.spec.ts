@@ -7,6 +7,7 @@ import { startEmbeddedPostgres } from '../../src/infra/runtime/embedded-postgres
 import { resolveInfrastructure } from '../../src/infra/runtime/infrastructure';
 import { startLocalRedis } from '../../src/infra/runtime/local-redis';
 import { freshDatabase, freshRedisPrefix, testDatabaseUrl, testRedisUrl } from '../support/database';
+import { eventually } from '../support/test-app';
 
 /**
  * The local runtime that lets `npm start` work with nothing installed: a persistent embedded
@@ -41,11 +42,20 @@ describe('local runtime', () => {
     expect(await paymentIds(second.url)).toEqual(['before-restart']);
     await query(second.url, "INSERT INTO payment VALUES ('before-crash')");
 
+    // kill -9: the supervisor starts it again on the same port and socket, the data intact.
+    const killedPid = postmasterPid(dataDir);
+    process.kill(killedPid, 'SIGKILL');
+    await eventually(async () => postmasterPid(dataDir) !== killedPid && (await paymentIds(second.url)).length === 2, 30_000);
+    expect(await paymentIds(second.url)).toEqual(['before-crash', 'before-restart']);
+    await second.stop();
+
+    // Without restarts, the supervisor exits with its server, and postmaster.pid stays behind.
+    const once = await startEmbeddedPostgres({ dataDir, restart: false });
     const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       process.kill(postmasterPid(dataDir), 'SIGKILL');
-      await second.exited; // The supervisor notices and exits; postmaster.pid stays behind.
-      await second.stop();
+      await once.exited;
+      await once.stop();
       expect(errors).toHaveBeenCalledWith(expect.stringContaining('embedded postgres stopped unexpectedly'));
     } finally {
       errors.mockRestore();
@@ -61,7 +71,7 @@ describe('local runtime', () => {
     const fourth = await startEmbeddedPostgres({ dataDir });
     expect(await paymentIds(fourth.url)).toEqual(['before-crash', 'before-restart']);
     await fourth.stop();
-  });
+   }, 120_000);
 
   it('starts redis-server on a free loopback port and stops it', async () => {
     const redis = await startLocalRedis({ dataDir: join(root, 'redis') });

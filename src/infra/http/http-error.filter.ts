@@ -5,6 +5,7 @@ import { DomainError } from '../domain/domain-error';
 import { logger } from '../logger';
 import { statusForCode } from './error-catalogue';
 import { ApiError, IdempotentReplay } from './api-error';
+import { dependencyUnavailableAnswer, isDependencyUnavailable } from './dependency-errors';
 import { IdempotencyHandle, IdempotencyService } from './idempotency.service';
 import { bodyReadingError } from './request-body';
 import { toWireJson } from './wire-json';
@@ -59,6 +60,7 @@ export class HttpErrorFilter implements ExceptionFilter {
   }
 
   private toErrorBody(exception: unknown, request: Request): { body: ErrorBody; headers: Record<string, string> } {
+    if (isDependencyUnavailable(exception)) return dependencyUnavailableAnswer(exception);
     if (exception instanceof DomainError) {
       const status = statusForCode(exception.code);
       if (status === undefined) {

@@ -8,7 +8,7 @@ export interface Listening {
 
 /**
  * Checks a connection out of `pool` for LISTEN `channel`. `onNotification` runs on each
- * NOTIFY; `onLost` runs once if the connection fails. The connection is released (destroyed)
+ * NOTIFY; `onLost` runs once if the connection fails or ends. The connection is released (destroyed)
  * at most once whatever comes first: `drop()`, a connection error, or a failed LISTEN (which
  * throws). pg-pool throws on a second release, and an error event can follow a failed LISTEN.
  */
@@ -22,12 +22,16 @@ export async function listenOn(pool: Pool, channel: string, onNotification: () =
     client.release(true);
   };
   client.on('notification', onNotification);
-  // Stays attached after the release: an error event without a listener would crash the process.
-  client.on('error', () => {
+  const lost = () => {
     if (dropped) return;
     drop();
     onLost();
-  });
+  };
+  // Stays attached after the release: an error event without a listener would crash the process.
+  client.on('error', lost);
+  // A server that shuts down (or restarts) may end the connection without an error event first;
+  // the LISTEN is gone with it either way, and the caller listens again.
+  client.on('end', lost);
   try {
     await client.query(`LISTEN ${channel}`);
   } catch (error) {

@@ -152,12 +152,16 @@ export class ConnectionKeepingPool extends Pool {
     return opened;
   }
 
+  /**
+   * Closes the lane and the pool, each within POOL_END_TIMEOUT_MS: a connection to a server that
+   * is down may never answer its Terminate, and a shutdown must not wait on it.
+   */
   async end(): Promise<void> {
     this.laneClosed = true;
     const lane = this.lane;
     this.lane = null;
-    await lane?.then((client) => client.end()).catch(() => undefined);
-    await super.end();
+    await withinMs(lane?.then((client) => client.end()).catch(() => undefined) ?? Promise.resolve(), POOL_END_TIMEOUT_MS);
+    await withinMs(super.end().catch(() => undefined), POOL_END_TIMEOUT_MS);
   }
 
   query(...args: unknown[]): any {
@@ -174,6 +178,15 @@ export class ConnectionKeepingPool extends Pool {
     );
     return undefined;
   }
+}
+
+/** Longest wait for each step of ConnectionKeepingPool.end. */
+const POOL_END_TIMEOUT_MS = 2_000;
+
+/** Waits for `promise` at most `ms` (it goes on unobserved after that). */
+function withinMs(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([promise.then(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() => clearTimeout(timer));
 }
 
 async function runOnce(client: PoolClient, args: unknown[]): Promise<unknown> {
@@ -211,8 +224,27 @@ export function isStatementRefusal(error: unknown): boolean {
   return error instanceof DatabaseError && error.severity !== 'FATAL' && error.severity !== 'PANIC';
 }
 
+/**
+ * Longest wait for a pooled connection (a free one, or a new one to open). Postgres down answers
+ * a connect at once (refused, or 57P03 while it recovers); this bounds the rest (a server that
+ * accepts but does not answer, every client busy), and the error answers 503 like the others
+ * (src/infra/http/dependency-errors.ts) instead of holding the request.
+ */
+export const POOL_CONNECTION_TIMEOUT_MS = 5_000;
+
+/**
+ * The service's pool. Nothing to do for a restart of Postgres: clients that break are dropped
+ * (pg-pool discards a client released with its error, and idle ones that error), and the next
+ * checkout opens a new connection; statements sent while the server is down fail at once.
+ */
 export function createPool(connectionString: string, max = 20): Pool {
-  const pool = new ConnectionKeepingPool({ connectionString, max, idleTimeoutMillis: 30_000, Client: PreparingClient } as ConstructorParameters<typeof Pool>[0]);
+  const pool = new ConnectionKeepingPool({
+    connectionString,
+    max,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: POOL_CONNECTION_TIMEOUT_MS,
+    Client: PreparingClient,
+  } as ConstructorParameters<typeof Pool>[0]);
   // An idle client's error (e.g. the server restarting) must not crash the process.
   pool.on('error', () => undefined);
   return pool;

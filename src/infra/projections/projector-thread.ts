@@ -18,12 +18,15 @@ export interface ProjectorThreadData {
 
 /** After the thread ended without being asked to, it is started again after this. */
 export const PROJECTOR_THREAD_RESTART_DELAY_MS = 1000;
-/** Longest wait between two tries to start a thread that keeps failing to start. */
-export const PROJECTOR_THREAD_MAX_RESTART_DELAY_MS = 60_000;
+/**
+ * Longest wait between two tries to start a thread that keeps failing to start (Postgres down):
+ * short, so the projections resume within seconds of Postgres coming back, however long it was away.
+ */
+export const PROJECTOR_THREAD_MAX_RESTART_DELAY_MS = 5_000;
 /** The thread's bootstrap: `src/projector-thread.ts`, or its compiled twin under dist/. */
 const ENTRY_SCRIPT = join(__dirname, '..', '..', `projector-thread${extname(__filename)}`);
-/** Past this, a thread asked to stop is terminated. */
-const STOP_TIMEOUT_MS = 10_000;
+/** Past this, a thread asked to stop is terminated (the service's whole shutdown has 15 s, its Postgres and Redis down or not). */
+const STOP_TIMEOUT_MS = 5_000;
 
 /**
  * The projector role in a worker thread of this process (`npm start` with no roles): projections
@@ -98,7 +101,7 @@ export class ProjectorThread implements ReadModelWaiter {
     });
   }
 
-  /** Starts the thread again after `delayMs`; a start that fails is tried again, each wait twice as long (at most a minute). */
+  /** Starts the thread again after `delayMs`; a start that fails is tried again, each wait twice as long (at most PROJECTOR_THREAD_MAX_RESTART_DELAY_MS). */
   private restartAfter(delayMs: number): void {
     this.restartTimer = setTimeout(() => {
       this.restartTimer = null;

@@ -24,12 +24,44 @@ export class QueueService {
   ) {
     // Producers' commands issued in one turn (a reactor batch's cancels) leave in one write: a
     // Redis round trip costs more CPU here than the command itself.
-    this.connection = new IORedis(redisUrl, { maxRetriesPerRequest: null, enableReadyCheck: false, enableAutoPipelining: true });
+    // While Redis is down, a producer's command fails after the next failed reconnect instead of
+    // waiting for Redis in the offline queue: a reactor then retries its batch with backoff, a
+    // request answers 503 (src/infra/http/dependency-errors.ts), health answers at once.
+    this.connection = new IORedis(redisUrl, {
+      maxRetriesPerRequest: PRODUCER_MAX_RETRIES_PER_REQUEST,
+      enableReadyCheck: false,
+      enableAutoPipelining: true,
+      retryStrategy: reconnectDelayMs,
+    });
     this.connection.on('error', (error) => logger.warn('redis connection error', { error: String(error) }));
   }
 
   redis(): Redis {
     return this.connection;
+  }
+
+  /**
+   * Whether the producers' connection to Redis is up (no round trip: ioredis's own state). Writes
+   * whose effects run through tasks, reactors or webhooks are refused while it is not
+   * (src/infra/http/dependency-guard.ts).
+   */
+  isRedisReady(): boolean {
+    return this.connection.status === 'ready';
+  }
+
+  /** Resolves true once the connection is up, at once when it is; false after `timeoutMs`. */
+  redisReadyWithin(timeoutMs: number): Promise<boolean> {
+    if (this.isRedisReady()) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (ready: boolean) => {
+        clearTimeout(timer);
+        this.connection.removeListener('ready', onReady);
+        resolve(ready);
+      };
+      const onReady = () => done(true);
+      const timer = setTimeout(() => done(this.isRedisReady()), timeoutMs);
+      this.connection.once('ready', onReady);
+    });
   }
 
   queue(name: string): Queue {
@@ -48,7 +80,9 @@ export class QueueService {
   /** Registers a worker when this process runs the worker role; otherwise does nothing. */
   worker<T>(name: string, processor: Processor<T>, options: Partial<WorkerOptions> = {}): Worker<T> | null {
     if (!this.workersEnabled) return null;
-    const connection = new IORedis(this.redisUrl, { maxRetriesPerRequest: null, enableReadyCheck: false });
+    // BullMQ's blocking connection must wait out an outage (maxRetriesPerRequest null): the worker
+    // resumes by itself once Redis is back.
+    const connection = new IORedis(this.redisUrl, { maxRetriesPerRequest: null, enableReadyCheck: false, retryStrategy: reconnectDelayMs });
     connection.on('error', (error) => logger.warn('redis worker connection error', { error: String(error) }));
     this.workerConnections.push(connection);
     const worker = new Worker<T>(name, processor, {
@@ -82,11 +116,43 @@ export class QueueService {
     return result;
   }
 
+  /**
+   * Stops the workers (letting active jobs finish), then the queues, each step bounded: with
+   * Redis down, BullMQ's close would wait for it. A job cut short is run again (at least once).
+   */
   async close(): Promise<void> {
-    await Promise.allSettled(this.workers.map((worker) => worker.close()));
-    await Promise.allSettled([...this.queues.values()].map((queue) => queue.close()));
+    const closed = await settleWithin(Promise.allSettled(this.workers.map((worker) => worker.close())), CLOSE_STEP_TIMEOUT_MS);
+    if (!closed) {
+      logger.warn('queue workers did not close in time; forcing them', { timeoutMs: CLOSE_STEP_TIMEOUT_MS });
+      await settleWithin(Promise.allSettled(this.workers.map((worker) => worker.close(true))), CLOSE_FORCE_TIMEOUT_MS);
+    }
+    await settleWithin(Promise.allSettled([...this.queues.values()].map((queue) => queue.close())), CLOSE_FORCE_TIMEOUT_MS);
     for (const connection of this.workerConnections) connection.disconnect();
     this.connection.disconnect();
+  }
+}
+
+/** How many failed reconnects a producer's command waits through before it fails. */
+const PRODUCER_MAX_RETRIES_PER_REQUEST = 1;
+/** How long close() lets workers finish their active jobs. */
+const CLOSE_STEP_TIMEOUT_MS = 3_000;
+/** How long the forced close of workers, and the close of queues, may take. */
+const CLOSE_FORCE_TIMEOUT_MS = 1_000;
+/** Redis connections try again 100 ms after a failed connect, growing to at most a second. */
+export function reconnectDelayMs(attempts: number): number {
+  return Math.min(attempts * 100, 1_000);
+}
+
+/** Whether `promise` settled within `ms` (it is left running otherwise). */
+export async function settleWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true, () => true), timedOut]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

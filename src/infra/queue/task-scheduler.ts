@@ -20,6 +20,20 @@ export interface TaskPayload {
 }
 
 /**
+ * How long a running task's lock lasts (renewed at half of it while the task runs). A task left
+ * active by a process that died (kill -9, a crash) runs again once the lock has lapsed and the
+ * next stalled-jobs check saw it: within about 15 s instead of BullMQ's default minute, so a
+ * settlement cut short by a crash does not hold a quote PROCESSING for long.
+ */
+export const TASK_LOCK_DURATION_MS = 10_000;
+export const TASK_STALLED_INTERVAL_MS = 5_000;
+/**
+ * BullMQ fails a job stalled more often than this for good; a task only stalls because a process
+ * died or lost Redis under it, and must then run again (handlers are idempotent), never be failed.
+ */
+const TASK_MAX_STALLED_COUNT = 1_000;
+
+/**
  * Runs when a task fires. It must re-read the subject's state and do nothing when the step is
  * already done or no longer applies: tasks run at least once (a retry, a reactor replay, a
  * second scheduling with the same key are all normal).
@@ -92,7 +106,11 @@ export class TaskScheduler {
   start(): void {
     if (this.started) return;
     this.started = true;
-    this.queues.worker<TaskPayload>(TASK_QUEUE, (job) => this.run(job));
+    this.queues.worker<TaskPayload>(TASK_QUEUE, (job) => this.run(job), {
+      lockDuration: TASK_LOCK_DURATION_MS,
+      stalledInterval: TASK_STALLED_INTERVAL_MS,
+      maxStalledCount: TASK_MAX_STALLED_COUNT,
+    });
   }
 
   private async run(job: Job<TaskPayload>): Promise<void> {

@@ -13,6 +13,11 @@ export interface EmbeddedPostgresOptions {
   persistent?: boolean;
   /** Extra server settings, passed as `-c name=value` (for example `{ fsync: 'off' }` in tests). */
   settings?: Record<string, string | number>;
+  /**
+   * Default true: a server that dies on its own is started again by its supervisor, on the same
+   * port. False: the supervisor exits instead (`exited` resolves), for tests of a crash itself.
+   */
+  restart?: boolean;
 }
 
 export interface EmbeddedPostgres extends SupervisedServerHandle {

@@ -9,6 +9,11 @@ export interface LocalRedisOptions {
   persistent?: boolean;
   /** The redis-server executable. Default `redis-server` from PATH (scripts/ensure-redis.sh). */
   binary?: string;
+  /**
+   * Default true: a server that dies on its own is started again by its supervisor, on the same
+   * port. False: the supervisor exits instead (`exited` resolves), for tests of a crash itself.
+   */
+  restart?: boolean;
 }
 
 export interface LocalRedis extends SupervisedServerHandle {

@@ -6,6 +6,7 @@ import { platformConfigProjection } from '../../../projections/platform-config/p
 import { ReactorRegistry } from '../../../src/infra/infra.module';
 import { logger } from '../../../src/infra/logger';
 import { ProjectionRunner } from '../../../src/infra/projections/projection-runner';
+import { QUEUE_SERVICE, QueueService } from '../../../src/infra/queue/queue.service';
 import { TestApp, anonymousClient, eventually, startTestApp } from '../../support/test-app';
 
 /** `GET /health`: readiness follows the projector's lag, and a stuck consumer shows. */
@@ -88,6 +89,40 @@ describe('readiness', () => {
     expect(recovered.status).toBe(200);
     expect(recovered.body.status).toBe('ok');
     expect(recovered.body.checks.projections.consumers['platform-config'].lagEvents).toBe(0);
+  });
+
+  it('while Redis is unreachable: health says so at once, writes answer 503 with Retry-After, reads go on, liveness is untouched', async () => {
+    const queues = testApp.app.get<QueueService>(QUEUE_SERVICE);
+    const warnings = jest.spyOn(logger, 'warn').mockImplementation(() => undefined);
+    try {
+      // The producers' connection closed for good: what the service sees while redis-server is down.
+      queues.redis().disconnect();
+      await eventually(async () => !queues.isRedisReady());
+      const report = await health().expect(503);
+      expect(report.body.status).toBe('unavailable');
+      expect(report.body.checks.redis).toEqual({ status: 'down', error: expect.stringMatching(/^Error: redis connection (end|close|reconnecting)$/) });
+      expect(report.body.checks.postgres.status).toBe('ok');
+      await anonymousClient(testApp.origin).get('/health/live').expect(200, { status: 'ok' });
+
+      // Plain fetch: the reference lists 503 on few operations, though any may answer it in an outage.
+      const { clientId, clientSecret } = testApp.platform;
+      const refused = await fetch(`${testApp.baseUrl}/config`, {
+        method: 'PATCH',
+        headers: { authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ webhookEndpoint: 'https://hooks.example.com/while-redis-is-down' }),
+      });
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('1');
+      expect(await refused.json()).toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE', message: expect.stringMatching(/Redis is down/) });
+      const read = await testApp.platform.api.get('/config').expect(200);
+      expect(read.body.webhookEndpoint).not.toBe('https://hooks.example.com/while-redis-is-down');
+    } finally {
+      await queues.redis().connect().catch(() => undefined);
+      warnings.mockRestore();
+    }
+    await eventually(async () => queues.isRedisReady());
+    const patched = await testApp.platform.api.patch('/config').send({ webhookEndpoint: 'https://hooks.example.com/redis-is-back' }).expect(200);
+    expect(patched.body.webhookEndpoint).toBe('https://hooks.example.com/redis-is-back');
   });
 
   it('is degraded, still serving, while a reactor is stuck on an event', async () => {
