@@ -291,6 +291,8 @@ export class IdempotencyService {
         const instanceId = attempt === 0 && this.lostInstanceId !== null ? this.lostInstanceId : randomInt(1, 2 ** 31 - 1);
         const locked = await client.query(`SELECT pg_try_advisory_lock(${OWNER_LOCK_CLASS}, $1) AS locked`, [instanceId]);
         if (locked.rows[0].locked !== true) continue;
+        // Shut down while connecting: nobody would end this connection later.
+        if (this.closed) throw new Error('IdempotencyService is closed');
         this.lostInstanceId = null;
         this.lockClient = client;
         client.once('end', () => this.lockLost(client, instanceId));

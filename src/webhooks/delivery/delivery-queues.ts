@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import IORedis, { Redis } from 'ioredis';
 import { logger } from '../../infra/logger';
-import { jobIdFor } from '../../infra/queue/queue.service';
+import { jobIdFor, settleWithin } from '../../infra/queue/queue.service';
 
 /** The job of one delivery: everything else is read from Postgres when it runs. */
 export interface DeliveryJobData {
@@ -13,6 +13,8 @@ export const DELIVERY_JOB_NAME = 'deliver';
 
 /** How often one process tells the workers that a platform has work (at most). */
 const ANNOUNCE_EVERY_MS = 1000;
+/** How long closing the queues may take (their Redis may be down). */
+const CLOSE_TIMEOUT_MS = 1_000;
 
 export interface QueueCounts {
   waiting: number;
@@ -149,7 +151,8 @@ export class DeliveryQueues {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([...this.queues.values()].map((queue) => queue.close()));
+    // Bounded: with Redis down a queue's close is never answered, and shutdown must end in time.
+    await settleWithin(Promise.allSettled([...this.queues.values()].map((queue) => queue.close())), CLOSE_TIMEOUT_MS);
     this.queues.clear();
     this.connection.disconnect();
   }

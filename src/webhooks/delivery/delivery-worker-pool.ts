@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { WebhookDeliveryConfig } from '../../infra/config';
 import { logger } from '../../infra/logger';
+import { settleWithin } from '../../infra/queue/queue.service';
 import { runWithContext } from '../../infra/request-context';
 import { DeliveryStore } from './delivery-store';
 import { DeliveryJobData, DeliveryQueues, QueueCounts } from './delivery-queues';
@@ -19,6 +20,9 @@ export interface WorkerPoolTiming {
   /** How overdue an open delivery must be before the sweeper looks at its job. */
   sweepOverdueMs: number;
 }
+
+/** After the grace period, how long interrupted workers get to close, then how long a forced close may take. */
+const STOP_AFTER_ABORT_MS = 1_000;
 
 export const DEFAULT_POOL_TIMING: WorkerPoolTiming = {
   rescanIntervalMs: 10_000,
@@ -91,7 +95,12 @@ export class DeliveryWorkerPool {
     });
     if ((await Promise.race([closing, graceOver])) === 'grace-over') {
       this.shutdown.abort();
-      await closing;
+      // With Redis down a worker's close is never answered: bounded, then forced, so the
+      // service's shutdown ends in time (the interrupted jobs run again after a restart).
+      if (!(await settleWithin(closing, STOP_AFTER_ABORT_MS))) {
+        logger.warn('webhook workers did not close in time; forcing them', { timeoutMs: STOP_AFTER_ABORT_MS });
+        await settleWithin(Promise.allSettled([...this.workers.values()].map((entry) => entry.worker.close(true))), STOP_AFTER_ABORT_MS);
+      }
     }
     clearTimeout(graceTimer);
     this.workers.clear();
