@@ -1,3 +1,4 @@
+import type { ExternalAccountType } from '../../accounts/domain/external-account/account-identifiers';
 import { FieldError } from '../../infra/domain/domain-error';
 
 /**
@@ -47,14 +48,7 @@ export type CryptoNetwork = (typeof CRYPTO_NETWORKS)[number];
  * any other internal type as `INTERNAL_ACCOUNT`), and UMA.
  */
 export type DestinationAccountType =
-  | 'AED_ACCOUNT' | 'BDT_ACCOUNT' | 'BRL_ACCOUNT' | 'BWP_ACCOUNT' | 'CAD_ACCOUNT' | 'CNY_ACCOUNT' | 'COP_ACCOUNT'
-  | 'DKK_ACCOUNT' | 'EGP_ACCOUNT' | 'EUR_ACCOUNT' | 'GBP_ACCOUNT' | 'GHS_ACCOUNT' | 'GTQ_ACCOUNT' | 'HKD_ACCOUNT'
-  | 'HTG_ACCOUNT' | 'IDR_ACCOUNT' | 'INR_ACCOUNT' | 'JMD_ACCOUNT' | 'KES_ACCOUNT' | 'MWK_ACCOUNT' | 'MXN_ACCOUNT'
-  | 'MYR_ACCOUNT' | 'NGN_ACCOUNT' | 'PHP_ACCOUNT' | 'PKR_ACCOUNT' | 'RWF_ACCOUNT' | 'SGD_ACCOUNT' | 'SLV_ACCOUNT'
-  | 'THB_ACCOUNT' | 'TZS_ACCOUNT' | 'UGX_ACCOUNT' | 'USD_ACCOUNT' | 'VND_ACCOUNT' | 'XAF_ACCOUNT' | 'XOF_ACCOUNT'
-  | 'ZAR_ACCOUNT' | 'ZMW_ACCOUNT' | 'SWIFT_ACCOUNT'
-  | 'SPARK_WALLET' | 'LIGHTNING'
-  | 'SOLANA_WALLET' | 'BASE_WALLET' | 'POLYGON_WALLET' | 'ETHEREUM_WALLET' | 'TRON_WALLET' | 'PLASMA_WALLET'
+  | ExternalAccountType
   | 'BITCOIN_L1'
   | 'EMBEDDED_WALLET' | 'INTERNAL_ACCOUNT' | 'UMA_ADDRESS';
 

@@ -1,6 +1,4 @@
 import { Pool } from 'pg';
-import { runEraseCli } from '../../../scripts/operator/customers-erase-cli';
-import { CliOutput } from '../../../scripts/operator/database';
 import { EventStoreService } from '../../../src/infra/event-store/event-store.service';
 import { newId, streamNameFor, uuidv7 } from '../../../src/infra/ids';
 import { beneficialOwner, uniqueId } from '../../support/customer-fixtures';
@@ -17,16 +15,8 @@ const OWNER_IDENTIFIER = '555-44-3333';
 const LEGACY_OWNER_IDENTIFIER = '111-22-7777';
 const REASON = 'GDPR erasure request #4711';
 
-async function erase(databaseUrl: string, argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const output: CliOutput = {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text), isTTY: false },
-    env: { DATABASE_URL: databaseUrl },
-  };
-  const code = await runEraseCli(argv, output);
-  return { code, stdout, stderr };
+function erase(databaseUrl: string, argv: string[]) {
+  return runCli('customers-erase', argv, databaseUrl);
 }
 
 /**

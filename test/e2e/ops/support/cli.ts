@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { runAuditCli } from '../../../../scripts/operator/audit-cli';
+import { runEraseCli } from '../../../../scripts/operator/customers-erase-cli';
 import { CliOutput } from '../../../../scripts/operator/database';
 import { runProjectionsCli } from '../../../../scripts/operator/projections-cli';
 
@@ -13,7 +14,7 @@ export interface CliRun {
 const REPOSITORY_ROOT = resolve(__dirname, '../../../..');
 
 /** Runs an operator CLI in this process against `databaseUrl`, capturing its output. */
-export async function runCli(which: 'projections' | 'audit', argv: string[], databaseUrl: string): Promise<CliRun> {
+export async function runCli(which: 'projections' | 'audit' | 'customers-erase', argv: string[], databaseUrl: string): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
   const output: CliOutput = {
@@ -21,7 +22,8 @@ export async function runCli(which: 'projections' | 'audit', argv: string[], dat
     stderr: { write: (text: string) => (stderr += text), isTTY: false },
     env: { DATABASE_URL: databaseUrl },
   };
-  const code = which === 'projections' ? await runProjectionsCli(argv, output) : await runAuditCli(argv, output);
+  const run = { projections: runProjectionsCli, audit: runAuditCli, 'customers-erase': runEraseCli }[which];
+  const code = await run(argv, output);
   return { code, stdout, stderr };
 }
 
