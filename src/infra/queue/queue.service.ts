@@ -68,6 +68,8 @@ export class QueueService {
     let queue = this.queues.get(name);
     if (!queue) {
       queue = new Queue(name, { connection: this.connection, prefix: this.prefix });
+      // Without a listener BullMQ prints each connection error raw to stderr (Redis restarting).
+      queue.on('error', (error) => logger.warn('queue error', { queue: name, error: String(error) }));
       this.queues.set(name, queue);
     }
     return queue;

@@ -61,6 +61,8 @@ export class DeliveryQueues {
     let queue = this.queues.get(platformId);
     if (!queue) {
       queue = new Queue<DeliveryJobData>(this.queueNameFor(platformId), { connection: this.connection, prefix: this.prefix });
+      // Without a listener BullMQ prints each connection error raw to stderr (Redis restarting).
+      queue.on('error', (error) => logger.warn('webhook queue error', { platformId, error: String(error) }));
       this.queues.set(platformId, queue);
     }
     return queue;
