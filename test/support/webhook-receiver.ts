@@ -1,7 +1,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifyWebhookSignature } from '../../src/webhooks/verify-signature';
-import { checkWebhook } from './contract-check';
+import { checkWebhook, warmUpWebhookChecks } from './contract-check';
 import { PlatformClient, eventually } from './test-app';
 
 /** One request the receiver got, with its signature checked against the published key. */
@@ -36,6 +36,7 @@ export class WebhookReceiver {
   private constructor(private readonly server: http.Server) {}
 
   static async start(options: { respond?: Responder; publicKeyPem?: string } = {}): Promise<WebhookReceiver> {
+    warmUpWebhookChecks();
     let receiver: WebhookReceiver | undefined;
     const server = http.createServer((request, response) => receiver!.handle(request, response));
     server.keepAliveTimeout = 30_000;
