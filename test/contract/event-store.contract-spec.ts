@@ -5,7 +5,7 @@ import {
   EventStoreContractFactory,
   EventStoreContractHarness,
   runEventStoreContract,
-} from '../../src/infra/event-store/event-store.contract';
+} from './event-store-contract';
 import {
   ConcurrencyError,
   NewEvent,

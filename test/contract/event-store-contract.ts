@@ -3,7 +3,7 @@
  * test/contract/event-store.contract-spec.ts. Tests share one store per adapter and never assume
  * an empty log: each test writes to fresh streams and reads $all from the head it saw first.
  */
-import { uuidv7 } from '../ids';
+import { uuidv7 } from '../../src/infra/ids';
 import {
   AppendOptions,
   AppendResult,
@@ -18,7 +18,7 @@ import {
   Subscription,
   comparePositions,
   positionToString,
-} from './event-store.port';
+} from '../../src/infra/event-store/event-store.port';
 
 export interface EventStoreContractHarness {
   store: EventStore;
