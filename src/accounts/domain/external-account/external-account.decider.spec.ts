@@ -1,5 +1,5 @@
-import { DomainError } from '../../../infra/domain/domain-error';
-import { ExternalAccountCommand, ExternalAccountState, externalAccountDecider } from './external-account.decider';
+import { deciderSpec } from '../../../../test/support/decider-spec';
+import { ExternalAccountCommand, externalAccountDecider } from './external-account.decider';
 import { ExternalAccountEvent } from './external-account.events';
 
 const NOW = '2025-10-13T12:00:00.000Z';
@@ -19,44 +19,35 @@ const issued = (action: 'TRUST' | 'UNTRUST'): ExternalAccountEvent => ({
 });
 const trusted: ExternalAccountEvent = { type: 'BeneficiaryTrusted', data: { ...ref, challengeId: 'ScaChallenge:s', trustedAt: NOW } };
 
-const given = (events: ExternalAccountEvent[]): ExternalAccountState => events.reduce(externalAccountDecider.evolve, externalAccountDecider.initialState());
-const when = (state: ExternalAccountState, command: ExternalAccountCommand) => externalAccountDecider.decide(command, state);
-function errorCode(work: () => unknown): string | undefined {
-  try {
-    work();
-  } catch (error) {
-    return (error as DomainError).code;
-  }
-  return undefined;
-}
+const spec = deciderSpec(externalAccountDecider);
 
 describe('external account decider', () => {
   it('deletes an untrusted account; a deleted account is not found', () => {
-    expect(when(given([created]), { type: 'DeleteExternalAccount', now: NOW })).toEqual([{ type: 'ExternalAccountDeleted', data: { ...ref, deletedAt: NOW } }]);
-    const deleted = given([created, { type: 'ExternalAccountDeleted', data: { ...ref, deletedAt: NOW } }]);
-    expect(errorCode(() => when(deleted, { type: 'DeleteExternalAccount', now: NOW }))).toBe('REFERENCE_NOT_FOUND');
+    spec.given([created]).when({ type: 'DeleteExternalAccount', now: NOW }).then([{ type: 'ExternalAccountDeleted', data: { ...ref, deletedAt: NOW } }]);
+    const deleted = spec.given([created, { type: 'ExternalAccountDeleted', data: { ...ref, deletedAt: NOW } }]);
+    deleted.when({ type: 'DeleteExternalAccount', now: NOW }).thenError('REFERENCE_NOT_FOUND');
   });
 
   it('refuses to delete a trusted beneficiary: BENEFICIARY_TRUSTED', () => {
-    expect(errorCode(() => when(given([created, issued('TRUST'), trusted]), { type: 'DeleteExternalAccount', now: NOW }))).toBe('BENEFICIARY_TRUSTED');
+    spec.given([created, issued('TRUST'), trusted]).when({ type: 'DeleteExternalAccount', now: NOW }).thenError('BENEFICIARY_TRUSTED');
   });
 
   it('trusts only after a start and a valid, timely proof', () => {
     const confirm: ExternalAccountCommand = { type: 'ConfirmTrustChange', action: 'TRUST', proofAccepted: true, now: NOW };
-    expect(errorCode(() => when(given([created]), confirm))).toBe('CONFLICT');
-    expect(errorCode(() => when(given([created, issued('TRUST')]), { ...confirm, proofAccepted: false }))).toBe('INVALID_INPUT');
-    expect(errorCode(() => when(given([created, issued('TRUST')]), { ...confirm, now: LATER }))).toBe('CONFLICT');
-    expect(when(given([created, issued('TRUST')]), confirm)).toEqual([trusted]);
+    spec.given([created]).when(confirm).thenError('CONFLICT');
+    const challenged = spec.given([created, issued('TRUST')]);
+    challenged.when({ ...confirm, proofAccepted: false }).thenError('INVALID_INPUT');
+    challenged.when({ ...confirm, now: LATER }).thenError('CONFLICT');
+    challenged.when(confirm).then([trusted]);
   });
 
   it('untrusts a trusted beneficiary, which can then be deleted', () => {
     const start: ExternalAccountCommand = { type: 'StartTrustChange', action: 'UNTRUST', challengeId: 'ScaChallenge:u', expiresAt: LATER, now: NOW };
-    expect(errorCode(() => when(given([created]), start))).toBe('CONFLICT');
-    const untrusting = given([created, issued('TRUST'), trusted, issued('UNTRUST')]);
-    const untrusted = when(untrusting, { type: 'ConfirmTrustChange', action: 'UNTRUST', proofAccepted: true, now: NOW });
+    spec.given([created]).when(start).thenError('CONFLICT');
+    const untrusting: ExternalAccountEvent[] = [created, issued('TRUST'), trusted, issued('UNTRUST')];
+    const untrusted = spec.given(untrusting).when({ type: 'ConfirmTrustChange', action: 'UNTRUST', proofAccepted: true, now: NOW }).events;
     expect(untrusted[0].type).toBe('BeneficiaryUntrusted');
-    const state = given([created, issued('TRUST'), trusted, issued('UNTRUST'), ...untrusted]);
-    expect(when(state, { type: 'DeleteExternalAccount', now: NOW })).toHaveLength(1);
+    expect(spec.given([...untrusting, ...untrusted]).when({ type: 'DeleteExternalAccount', now: NOW }).events).toHaveLength(1);
   });
 
   it('resolves a PENDING name check once; anything else (no check, resolved, deleted) is a no-op', () => {
@@ -65,16 +56,17 @@ describe('external account decider', () => {
       data: { ...(created as any).data, beneficiaryVerification: { status: 'PENDING', verifiedFullName: null } },
     } as ExternalAccountEvent;
     const resolve: ExternalAccountCommand = { type: 'ResolveBeneficiaryVerification', status: 'MATCHED', verifiedFullName: 'Jane Doe', now: LATER };
-    const resolved = when(given([pending]), resolve);
-    expect(resolved).toEqual([
+    const resolution = spec.given([pending]).when(resolve);
+    resolution.then([
       { type: 'BeneficiaryVerificationResolved', data: { ...ref, status: 'MATCHED', verifiedFullName: 'Jane Doe', resolvedAt: LATER } },
     ]);
-    const after = given([pending, ...resolved]);
+    const resolved = spec.given([pending, ...resolution.events]);
+    const after = resolved.state;
     expect(after.status === 'active' && after.beneficiaryVerification).toEqual({ status: 'MATCHED', verifiedFullName: 'Jane Doe' });
     expect(after.status === 'active' && after.updatedAt).toBe(LATER);
-    expect(when(after, resolve)).toEqual([]);
-    expect(when(given([created]), resolve)).toEqual([]);
-    expect(when(given([pending, { type: 'ExternalAccountDeleted', data: { ...ref, deletedAt: NOW } }]), resolve)).toEqual([]);
-    expect(when(given([]), resolve)).toEqual([]);
+    resolved.when(resolve).then([]);
+    spec.given([created]).when(resolve).then([]);
+    spec.given([pending, { type: 'ExternalAccountDeleted', data: { ...ref, deletedAt: NOW } }]).when(resolve).then([]);
+    spec.given([]).when(resolve).then([]);
   });
 });

@@ -1,5 +1,5 @@
-import { DomainError } from '../../../infra/domain/domain-error';
-import { TransactionCommand, TransactionState, transactionDecider } from './transaction.decider';
+import { deciderSpec } from '../../../../test/support/decider-spec';
+import { TransactionCommand, transactionDecider } from './transaction.decider';
 import { TransactionEvent, TransferParties } from './transaction.events';
 
 const NOW = '2025-10-13T12:00:00.000Z';
@@ -19,60 +19,51 @@ const ref = { transactionId: 'Transaction:t', platformId: 'Platform:p' };
 const requested: TransactionEvent = { type: 'TransferOutRequested', data: { ...parties, requestedAt: NOW } };
 const held: TransactionEvent = { type: 'TransferOutFundsHeld', data: { ...ref, holdId: 'Transaction:t', heldAt: NOW } };
 
-const given = (events: TransactionEvent[]): TransactionState => events.reduce(transactionDecider.evolve, transactionDecider.initialState());
-const when = (state: TransactionState, command: TransactionCommand) => transactionDecider.decide(command, state);
-function errorCode(work: () => unknown): string | undefined {
-  try {
-    work();
-  } catch (error) {
-    return (error as DomainError).code;
-  }
-  return undefined;
-}
+const spec = deciderSpec(transactionDecider);
 
 describe('transfer transaction decider', () => {
   it('requests a transfer-out once', () => {
-    expect(when(given([]), { type: 'RequestTransferOut', parties, now: NOW })).toEqual([requested]);
-    expect(when(given([requested]), { type: 'RequestTransferOut', parties, now: NOW })).toEqual([]);
+    spec.given([]).when({ type: 'RequestTransferOut', parties, now: NOW }).then([requested]);
+    spec.given([requested]).when({ type: 'RequestTransferOut', parties, now: NOW }).then([]);
   });
 
   it('goes REQUESTED -> PENDING when the funds are held, idempotently', () => {
-    expect(when(given([requested]), { type: 'RecordFundsHeld', holdId: 'Transaction:t', now: NOW })).toEqual([held]);
-    expect(given([requested, held]).status).toBe('PENDING');
-    expect(when(given([requested, held]), { type: 'RecordFundsHeld', holdId: 'Transaction:t', now: NOW })).toEqual([]);
+    spec.given([requested]).when({ type: 'RecordFundsHeld', holdId: 'Transaction:t', now: NOW }).then([held]);
+    expect(spec.state([requested, held]).status).toBe('PENDING');
+    spec.given([requested, held]).when({ type: 'RecordFundsHeld', holdId: 'Transaction:t', now: NOW }).then([]);
   });
 
   it('goes REQUESTED -> REJECTED when the hold is refused, and cannot be held afterwards', () => {
-    const rejected = when(given([requested]), { type: 'RejectTransferOut', reason: 'INSUFFICIENT_FUNDS', now: NOW });
-    expect(rejected).toEqual([{ type: 'TransferOutRejected', data: { ...ref, reason: 'INSUFFICIENT_FUNDS', rejectedAt: NOW } }]);
-    const state = given([requested, ...rejected]);
-    expect(state.status).toBe('REJECTED');
-    expect(errorCode(() => when(state, { type: 'RecordFundsHeld', holdId: 'h', now: NOW }))).toBe('INVALID_STATE_TRANSITION');
-    expect(errorCode(() => when(given([requested, held]), { type: 'RejectTransferOut', reason: 'X', now: NOW }))).toBe('INVALID_STATE_TRANSITION');
+    const rejection = spec.given([requested]).when({ type: 'RejectTransferOut', reason: 'INSUFFICIENT_FUNDS', now: NOW });
+    rejection.then([{ type: 'TransferOutRejected', data: { ...ref, reason: 'INSUFFICIENT_FUNDS', rejectedAt: NOW } }]);
+    const rejected = spec.given([requested, ...rejection.events]);
+    expect(rejected.state.status).toBe('REJECTED');
+    rejected.when({ type: 'RecordFundsHeld', holdId: 'h', now: NOW }).thenError('INVALID_STATE_TRANSITION');
+    spec.given([requested, held]).when({ type: 'RejectTransferOut', reason: 'X', now: NOW }).thenError('INVALID_STATE_TRANSITION');
   });
 
   it('completes or fails a PENDING transfer-out once; a failure records its refund', () => {
-    const pending = given([requested, held]);
-    expect(when(pending, { type: 'CompleteTransfer', now: NOW })).toEqual([{ type: 'TransferOutCompleted', data: { ...ref, completedAt: NOW } }]);
+    const pending = spec.given([requested, held]);
+    pending.when({ type: 'CompleteTransfer', now: NOW }).then([{ type: 'TransferOutCompleted', data: { ...ref, completedAt: NOW } }]);
     const refund = { reference: 'Transaction:t:refund', initiatedAt: NOW, settledAt: NOW, status: 'COMPLETED' as const, reason: 'BANK_REJECTED' };
-    const failed = when(pending, { type: 'FailTransfer', failureReason: 'BANK_REJECTED', refund, now: NOW });
-    expect(failed).toEqual([{ type: 'TransferOutFailed', data: { ...ref, failureReason: 'BANK_REJECTED', refund, failedAt: NOW } }]);
-    const done = given([requested, held, ...failed]);
-    expect(when(done, { type: 'FailTransfer', failureReason: 'BANK_REJECTED', refund, now: NOW })).toEqual([]);
-    expect(errorCode(() => when(done, { type: 'CompleteTransfer', now: NOW }))).toBe('INVALID_STATE_TRANSITION');
-    expect(errorCode(() => when(pending, { type: 'FailTransfer', failureReason: 'X', refund: null, now: NOW }))).toBe('INTERNAL_ERROR');
+    const failure = pending.when({ type: 'FailTransfer', failureReason: 'BANK_REJECTED', refund, now: NOW });
+    failure.then([{ type: 'TransferOutFailed', data: { ...ref, failureReason: 'BANK_REJECTED', refund, failedAt: NOW } }]);
+    const done = spec.given([requested, held, ...failure.events]);
+    done.when({ type: 'FailTransfer', failureReason: 'BANK_REJECTED', refund, now: NOW }).then([]);
+    done.when({ type: 'CompleteTransfer', now: NOW }).thenError('INVALID_STATE_TRANSITION');
+    pending.when({ type: 'FailTransfer', failureReason: 'X', refund: null, now: NOW }).thenError('INTERNAL_ERROR');
   });
 
   it('cannot settle a transfer-out whose funds were never held', () => {
-    expect(errorCode(() => when(given([requested]), { type: 'CompleteTransfer', now: NOW }))).toBe('INVALID_STATE_TRANSITION');
+    spec.given([requested]).when({ type: 'CompleteTransfer', now: NOW }).thenError('INVALID_STATE_TRANSITION');
   });
 
   it('a transfer-in is PENDING from its request and completes or fails without a refund', () => {
     const inRequested: TransactionEvent = { type: 'TransferInRequested', data: { ...parties, requestedAt: NOW } };
-    const pending = given([inRequested]);
-    expect(pending.status).toBe('PENDING');
-    expect(when(pending, { type: 'CompleteTransfer', now: NOW })).toEqual([{ type: 'TransferInCompleted', data: { ...ref, completedAt: NOW } }]);
-    expect(when(pending, { type: 'FailTransfer', failureReason: 'ACCOUNT_CLOSED', refund: null, now: NOW })).toEqual([
+    const pending = spec.given([inRequested]);
+    expect(pending.state.status).toBe('PENDING');
+    pending.when({ type: 'CompleteTransfer', now: NOW }).then([{ type: 'TransferInCompleted', data: { ...ref, completedAt: NOW } }]);
+    pending.when({ type: 'FailTransfer', failureReason: 'ACCOUNT_CLOSED', refund: null, now: NOW }).then([
       { type: 'TransferInFailed', data: { ...ref, failureReason: 'ACCOUNT_CLOSED', failedAt: NOW } },
     ]);
   });
@@ -82,9 +73,9 @@ describe('transfer transaction decider', () => {
       type: 'RecordSandboxFunding', transactionId: 'Transaction:t', platformId: 'Platform:p', customerId: null, platformCustomerId: null,
       accountId: 'InternalAccount:a', currency: 'USD', amount: 5, now: NOW,
     };
-    const events = when(given([]), command);
+    const { events } = spec.given([]).when(command);
     expect(events).toHaveLength(1);
-    expect(given(events).status).toBe('COMPLETED');
-    expect(when(given(events), command)).toEqual([]);
+    expect(spec.state(events).status).toBe('COMPLETED');
+    spec.given(events).when(command).then([]);
   });
 });

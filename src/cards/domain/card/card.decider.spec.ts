@@ -1,5 +1,5 @@
-import { DomainError } from '../../../infra/domain/domain-error';
-import { CardChanges, CardCommand, CardState, cardDecider } from './card.decider';
+import { deciderSpec } from '../../../../test/support/decider-spec';
+import { CardChanges, CardCommand, cardDecider } from './card.decider';
 import { CardEvent, CardLifecycleState, RequestableCardState } from './card.events';
 
 const NOW = '2025-10-13T12:00:00.000Z';
@@ -29,18 +29,8 @@ const frozen: CardEvent = { type: 'CardFrozen', data: { ...ref, frozenAt: NOW } 
 const closed: CardEvent = { type: 'CardClosed', data: { ...ref, previousState: 'ACTIVE', reason: 'CLOSED_BY_PLATFORM', closedAt: NOW } };
 const rejected: CardEvent = { type: 'CardIssuanceRejected', data: { ...ref, reason: 'ISSUER_REJECTED', rejectedAt: NOW } };
 
-const given = (events: CardEvent[]): CardState => events.reduce(cardDecider.evolve, cardDecider.initialState());
-const when = (state: CardState, command: CardCommand) => cardDecider.decide(command, state);
+const spec = deciderSpec(cardDecider);
 const update = (changes: CardChanges, platformId = PLATFORM): CardCommand => ({ type: 'UpdateCard', platformId, changes, now: LATER });
-
-function errorOf(work: () => unknown): { code: string; details?: Record<string, unknown> } | undefined {
-  try {
-    work();
-  } catch (error) {
-    return { code: (error as DomainError).code, details: (error as DomainError).details };
-  }
-  return undefined;
-}
 
 const inState: Record<CardLifecycleState, CardEvent[]> = {
   PROCESSING: [requested],
@@ -53,23 +43,23 @@ describe('card decider', () => {
   it('records an issuance request: the card is PROCESSING with no PAN details yet', () => {
     const { data } = requested as Extract<CardEvent, { type: 'CardIssuanceRequested' }>;
     const { requestedAt: _requestedAt, ...fields } = data;
-    const events = when(given([]), { type: 'RequestCardIssuance', ...fields, now: NOW });
-    expect(events).toEqual([requested]);
-    expect(given(events)).toEqual(expect.objectContaining({ status: 'PROCESSING', last4: null, expMonth: null, expYear: null, stateReason: null }));
-    expect(when(given(events), { type: 'RequestCardIssuance', ...fields, now: NOW })).toEqual([]);
+    const request: CardCommand = { type: 'RequestCardIssuance', ...fields, now: NOW };
+    spec.given([]).when(request).then([requested]);
+    expect(spec.state([requested])).toEqual(expect.objectContaining({ status: 'PROCESSING', last4: null, expMonth: null, expYear: null, stateReason: null }));
+    spec.given([requested]).when(request).then([]);
   });
 
   it('the issuer issues (ACTIVE with last4 and expiry) or rejects (CLOSED, ISSUER_REJECTED), once', () => {
     const issue: CardCommand = { type: 'RecordIssuerDecision', decision: { outcome: 'ISSUED', last4: '4242', expMonth: 10, expYear: 2028 }, now: NOW };
-    expect(when(given([requested]), issue)).toEqual([issued]);
-    expect(given([requested, issued])).toEqual(expect.objectContaining({ status: 'ACTIVE', last4: '4242', expMonth: 10, expYear: 2028 }));
+    spec.given([requested]).when(issue).then([issued]);
+    expect(spec.state([requested, issued])).toEqual(expect.objectContaining({ status: 'ACTIVE', last4: '4242', expMonth: 10, expYear: 2028 }));
     const reject: CardCommand = { type: 'RecordIssuerDecision', decision: { outcome: 'REJECTED' }, now: NOW };
-    expect(when(given([requested]), reject)).toEqual([rejected]);
-    expect(given([requested, rejected])).toEqual(expect.objectContaining({ status: 'CLOSED', stateReason: 'ISSUER_REJECTED', last4: null }));
+    spec.given([requested]).when(reject).then([rejected]);
+    expect(spec.state([requested, rejected])).toEqual(expect.objectContaining({ status: 'CLOSED', stateReason: 'ISSUER_REJECTED', last4: null }));
     // A replayed task finds the card decided and does nothing.
-    expect(when(given([requested, issued]), reject)).toEqual([]);
-    expect(when(given([requested, rejected]), issue)).toEqual([]);
-    expect(when(given([]), issue)).toEqual([]);
+    spec.given([requested, issued]).when(reject).then([]);
+    spec.given([requested, rejected]).when(issue).then([]);
+    spec.given([]).when(issue).then([]);
   });
 
   it('allows exactly the transitions of SPEC.md\'s table', () => {
@@ -80,13 +70,13 @@ describe('card decider', () => {
       ['FROZEN', 'CLOSED', 'CardClosed'],
     ];
     for (const [from, to, eventType] of allowed) {
-      const events = when(given(inState[from]), update({ state: to }));
+      const { events } = spec.given(inState[from]).when(update({ state: to }));
       expect(events.map((event) => event.type)).toEqual([eventType]);
-      expect(given([...inState[from], ...events]).status).toBe(to);
+      expect(spec.state([...inState[from], ...events]).status).toBe(to);
     }
-    const closing = when(given(inState.FROZEN), update({ state: 'CLOSED' }))[0];
-    expect(closing).toEqual({ type: 'CardClosed', data: { ...ref, previousState: 'FROZEN', reason: 'CLOSED_BY_PLATFORM', closedAt: LATER } });
-    expect(given([...inState.FROZEN, closing])).toEqual(expect.objectContaining({ status: 'CLOSED', stateReason: 'CLOSED_BY_PLATFORM', updatedAt: LATER }));
+    const closing: CardEvent = { type: 'CardClosed', data: { ...ref, previousState: 'FROZEN', reason: 'CLOSED_BY_PLATFORM', closedAt: LATER } };
+    spec.given(inState.FROZEN).when(update({ state: 'CLOSED' })).then([closing]);
+    expect(spec.state([...inState.FROZEN, closing])).toEqual(expect.objectContaining({ status: 'CLOSED', stateReason: 'CLOSED_BY_PLATFORM', updatedAt: LATER }));
   });
 
   it('refuses every transition not listed with 409 INVALID_STATE_TRANSITION (same state, out of PROCESSING)', () => {
@@ -98,8 +88,9 @@ describe('card decider', () => {
       ['PROCESSING', 'CLOSED'],
     ];
     for (const [from, to] of notListed) {
-      expect(errorOf(() => when(given(inState[from]), update({ state: to })))).toEqual({
+      expect(spec.given(inState[from]).when(update({ state: to })).error).toEqual({
         code: 'INVALID_STATE_TRANSITION',
+        message: expect.any(String),
         details: { cardId: CARD, from, to },
       });
     }
@@ -107,43 +98,43 @@ describe('card decider', () => {
 
   it('a closed card: CARD_ALREADY_CLOSED for a request for CLOSED, CARD_NOT_MUTABLE for any other mutation', () => {
     for (const history of [inState.CLOSED, [requested, rejected]]) {
-      const state = given(history);
-      expect(errorOf(() => when(state, update({ state: 'CLOSED' })))?.code).toBe('CARD_ALREADY_CLOSED');
-      expect(errorOf(() => when(state, update({ state: 'CLOSED', maxSpendPerTransaction: 5 })))?.code).toBe('CARD_ALREADY_CLOSED');
-      expect(errorOf(() => when(state, update({ state: 'ACTIVE' })))?.code).toBe('CARD_NOT_MUTABLE');
-      expect(errorOf(() => when(state, update({ state: 'FROZEN' })))?.code).toBe('CARD_NOT_MUTABLE');
-      expect(errorOf(() => when(state, update({ fundingSources: [USDB_ACCOUNT] })))?.code).toBe('CARD_NOT_MUTABLE');
-      expect(errorOf(() => when(state, update({ maxSpendPerTransaction: null })))?.code).toBe('CARD_NOT_MUTABLE');
+      const closedCard = spec.given(history);
+      closedCard.when(update({ state: 'CLOSED' })).thenError('CARD_ALREADY_CLOSED');
+      closedCard.when(update({ state: 'CLOSED', maxSpendPerTransaction: 5 })).thenError('CARD_ALREADY_CLOSED');
+      closedCard.when(update({ state: 'ACTIVE' })).thenError('CARD_NOT_MUTABLE');
+      closedCard.when(update({ state: 'FROZEN' })).thenError('CARD_NOT_MUTABLE');
+      closedCard.when(update({ fundingSources: [USDB_ACCOUNT] })).thenError('CARD_NOT_MUTABLE');
+      closedCard.when(update({ maxSpendPerTransaction: null })).thenError('CARD_NOT_MUTABLE');
     }
   });
 
   it('records funding-source and spend-limit changes in any open state, nothing when nothing changes', () => {
     for (const from of ['PROCESSING', 'ACTIVE', 'FROZEN'] as const) {
-      const state = given(inState[from]);
-      expect(when(state, update({ fundingSources: [USDB_ACCOUNT, USD_ACCOUNT], maxSpendPerTransaction: 5_000 }))).toEqual([
+      const open = spec.given(inState[from]);
+      open.when(update({ fundingSources: [USDB_ACCOUNT, USD_ACCOUNT], maxSpendPerTransaction: 5_000 })).then([
         { type: 'CardFundingSourcesChanged', data: { ...ref, previousFundingSources: [USD_ACCOUNT], fundingSources: [USDB_ACCOUNT, USD_ACCOUNT], changedAt: LATER } },
         { type: 'CardSpendLimitChanged', data: { ...ref, previousMaxSpendPerTransaction: null, maxSpendPerTransaction: 5_000, changedAt: LATER } },
       ]);
-      expect(when(state, update({ fundingSources: [USD_ACCOUNT], maxSpendPerTransaction: null }))).toEqual([]);
+      open.when(update({ fundingSources: [USD_ACCOUNT], maxSpendPerTransaction: null })).then([]);
     }
-    const limited = given([...inState.ACTIVE, { type: 'CardSpendLimitChanged', data: { ...ref, previousMaxSpendPerTransaction: null, maxSpendPerTransaction: 700, changedAt: NOW } }]);
-    expect(limited).toEqual(expect.objectContaining({ maxSpendPerTransaction: 700 }));
-    expect(when(limited, update({ maxSpendPerTransaction: null }))).toEqual([
+    const limitedHistory: CardEvent[] = [...inState.ACTIVE, { type: 'CardSpendLimitChanged', data: { ...ref, previousMaxSpendPerTransaction: null, maxSpendPerTransaction: 700, changedAt: NOW } }];
+    expect(spec.state(limitedHistory)).toEqual(expect.objectContaining({ maxSpendPerTransaction: 700 }));
+    spec.given(limitedHistory).when(update({ maxSpendPerTransaction: null })).then([
       { type: 'CardSpendLimitChanged', data: { ...ref, previousMaxSpendPerTransaction: 700, maxSpendPerTransaction: null, changedAt: LATER } },
     ]);
   });
 
   it('field changes come before the closing, so nothing ever follows CardClosed', () => {
-    const events = when(given(inState.ACTIVE), update({ state: 'CLOSED', maxSpendPerTransaction: 100 }));
+    const { events } = spec.given(inState.ACTIVE).when(update({ state: 'CLOSED', maxSpendPerTransaction: 100 }));
     expect(events.map((event) => event.type)).toEqual(['CardSpendLimitChanged', 'CardClosed']);
   });
 
   it('a refused transition records none of the other changes of the same request', () => {
-    expect(errorOf(() => when(given(inState.ACTIVE), update({ state: 'ACTIVE', maxSpendPerTransaction: 100 })))?.code).toBe('INVALID_STATE_TRANSITION');
+    spec.given(inState.ACTIVE).when(update({ state: 'ACTIVE', maxSpendPerTransaction: 100 })).thenError('INVALID_STATE_TRANSITION');
   });
 
   it('answers NOT_FOUND for an unknown card and for another platform\'s card', () => {
-    expect(errorOf(() => when(given([]), update({ state: 'FROZEN' })))?.code).toBe('REFERENCE_NOT_FOUND');
-    expect(errorOf(() => when(given(inState.ACTIVE), update({ state: 'FROZEN' }, 'platform-b')))?.code).toBe('REFERENCE_NOT_FOUND');
+    spec.given([]).when(update({ state: 'FROZEN' })).thenError('REFERENCE_NOT_FOUND');
+    spec.given(inState.ACTIVE).when(update({ state: 'FROZEN' }, 'platform-b')).thenError('REFERENCE_NOT_FOUND');
   });
 });

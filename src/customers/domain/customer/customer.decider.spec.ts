@@ -1,5 +1,5 @@
-import { DomainError } from '../../../infra/domain/domain-error';
-import { CustomerCommand, CustomerState, VerificationScenario, customerDecider } from './customer.decider';
+import { deciderSpec } from '../../../../test/support/decider-spec';
+import { CustomerCommand, VerificationScenario, customerDecider } from './customer.decider';
 import { BeneficialOwner, CustomerEvent, CustomerProfile, DocumentRecord } from './customer.events';
 
 const NOW = '2025-10-13T12:00:00.000Z';
@@ -29,31 +29,21 @@ function created(profile: CustomerProfile, customerType: 'INDIVIDUAL' | 'BUSINES
     ? [base, { type: 'CustomerKycStatusChanged', data: { ...ref, previousStatus: null, kycStatus: status as 'PENDING', verificationId: null, changedAt: NOW } }]
     : [base, { type: 'CustomerKybStatusChanged', data: { ...ref, previousStatus: null, kybStatus: 'UNVERIFIED', beneficialOwnerKycStatuses: profile.beneficialOwners.map(() => 'UNVERIFIED' as const), verificationId: null, changedAt: NOW } }];
 }
-const given = (events: CustomerEvent[]): CustomerState => events.reduce(customerDecider.evolve, customerDecider.initialState());
-const when = (state: CustomerState, command: CustomerCommand) => customerDecider.decide(command, state);
-function errorCode(work: () => unknown): string | undefined {
-  try {
-    work();
-  } catch (error) {
-    return (error as DomainError).code;
-  }
-  return undefined;
-}
+const spec = deciderSpec(customerDecider);
 const submit = (scenario: VerificationScenario = checkAll): CustomerCommand => ({ type: 'SubmitVerification', verificationId: 'Verification:v', scenario, now: NOW });
 
 describe('customer decider', () => {
   it('creates an individual with its initial KYC status as a status-change event', () => {
-    const events = when(given([]), {
+    spec.given([]).when({
       type: 'CreateCustomer', ...ref, customerType: 'INDIVIDUAL', platformCustomerId: 'pc-1', umaAddress: '$pc1@x.test',
       profile: completeIndividual, initialKycStatus: 'PENDING', now: NOW,
-    });
-    expect(events).toEqual(created(completeIndividual, 'INDIVIDUAL', 'PENDING'));
-    const state = given(events);
+    }).then(created(completeIndividual, 'INDIVIDUAL', 'PENDING'));
+    const state = spec.state(created(completeIndividual, 'INDIVIDUAL', 'PENDING'));
     expect(state.status === 'active' && state.kycStatus).toBe('PENDING');
   });
 
   it('creates a business UNVERIFIED', () => {
-    const events = when(given([]), {
+    const { events } = spec.given([]).when({
       type: 'CreateCustomer', ...ref, customerType: 'BUSINESS', platformCustomerId: 'pc-1', umaAddress: '$pc1@x.test',
       profile: emptyProfile, initialKycStatus: 'APPROVED', now: NOW,
     });
@@ -61,22 +51,22 @@ describe('customer decider', () => {
   });
 
   it('records only the fields that change, nothing when nothing changes', () => {
-    const state = given(created(completeIndividual, 'INDIVIDUAL', 'APPROVED'));
-    expect(when(state, { type: 'UpdateCustomer', changes: { email: 'a@b.c', nationality: 'US' }, now: NOW })).toEqual([
+    const approved = spec.given(created(completeIndividual, 'INDIVIDUAL', 'APPROVED'));
+    approved.when({ type: 'UpdateCustomer', changes: { email: 'a@b.c', nationality: 'US' }, now: NOW }).then([
       { type: 'CustomerUpdated', data: { ...ref, changes: { email: 'a@b.c' }, updatedAt: NOW } },
     ]);
-    expect(when(state, { type: 'UpdateCustomer', changes: { nationality: 'US' }, now: NOW })).toEqual([]);
+    approved.when({ type: 'UpdateCustomer', changes: { nationality: 'US' }, now: NOW }).then([]);
   });
 
   it('answers 404 for an unknown customer and 410 once deleted', () => {
-    expect(errorCode(() => when(given([]), { type: 'UpdateCustomer', changes: {}, now: NOW }))).toBe('USER_NOT_FOUND');
-    const deleted = given([
+    spec.given([]).when({ type: 'UpdateCustomer', changes: {}, now: NOW }).thenError('USER_NOT_FOUND');
+    const deleted = spec.given([
       ...created(completeIndividual, 'INDIVIDUAL', 'APPROVED'),
       { type: 'CustomerDeleted', data: { ...ref, platformCustomerId: 'pc-1', umaAddress: '$pc1@x.test', deletedAt: NOW } },
     ]);
-    expect(errorCode(() => when(deleted, { type: 'UpdateCustomer', changes: {}, now: NOW }))).toBe('CUSTOMER_DELETED');
-    expect(errorCode(() => when(deleted, { type: 'DeleteCustomer', now: NOW }))).toBe('CUSTOMER_DELETED');
-    expect(errorCode(() => when(deleted, submit()))).toBe('CUSTOMER_DELETED');
+    deleted.when({ type: 'UpdateCustomer', changes: {}, now: NOW }).thenError('CUSTOMER_DELETED');
+    deleted.when({ type: 'DeleteCustomer', now: NOW }).thenError('CUSTOMER_DELETED');
+    deleted.when(submit()).thenError('CUSTOMER_DELETED');
   });
 
   describe('OpenInternalAccounts (the write-side rule of internal-account provisioning)', () => {
@@ -90,33 +80,30 @@ describe('customer decider', () => {
     });
 
     it('records the accounts of an active customer, without touching updatedAt', () => {
-      const active = given(created(completeIndividual, 'INDIVIDUAL', 'APPROVED'));
-      const events = when(active, open([eur, usdb]));
-      expect(events).toEqual([opened([eur, usdb])]);
-      const after = given([...created(completeIndividual, 'INDIVIDUAL', 'APPROVED'), ...events]);
+      const active = spec.given(created(completeIndividual, 'INDIVIDUAL', 'APPROVED'));
+      active.when(open([eur, usdb])).then([opened([eur, usdb])]);
+      const after = spec.state([...created(completeIndividual, 'INDIVIDUAL', 'APPROVED'), opened([eur, usdb])]);
       expect(after.status === 'active' && after.internalAccountIds).toEqual([eur.accountId, usdb.accountId]);
-      expect(after.status === 'active' && after.updatedAt).toBe(active.status === 'active' && active.updatedAt);
+      expect(after.status === 'active' && after.updatedAt).toBe(active.state.status === 'active' && active.state.updatedAt);
     });
 
     it('refuses a deleted customer (deleted first, provisioning after)', () => {
-      const deleted = given([...created(completeIndividual, 'INDIVIDUAL', 'APPROVED'), deletion]);
-      expect(errorCode(() => when(deleted, open([eur])))).toBe('CUSTOMER_DELETED');
-      expect(errorCode(() => when(given([]), open([eur])))).toBe('USER_NOT_FOUND');
+      spec.given([...created(completeIndividual, 'INDIVIDUAL', 'APPROVED'), deletion]).when(open([eur])).thenError('CUSTOMER_DELETED');
+      spec.given([]).when(open([eur])).thenError('USER_NOT_FOUND');
     });
 
     it('adds nothing for accounts already recorded, also after a deletion; only the new ones otherwise', () => {
       const history = [...created(completeIndividual, 'INDIVIDUAL', 'APPROVED'), opened([eur])];
-      expect(when(given(history), open([eur]))).toEqual([]);
-      expect(when(given(history), open([eur, usdb]))).toEqual([opened([usdb])]);
+      spec.given(history).when(open([eur])).then([]);
+      spec.given(history).when(open([eur, usdb])).then([opened([usdb])]);
       // Opened first, deleted after: the recorded account is finished, a new one is refused.
-      expect(when(given([...history, deletion]), open([eur]))).toEqual([]);
-      expect(errorCode(() => when(given([...history, deletion]), open([eur, usdb])))).toBe('CUSTOMER_DELETED');
+      spec.given([...history, deletion]).when(open([eur])).then([]);
+      spec.given([...history, deletion]).when(open([eur, usdb])).thenError('CUSTOMER_DELETED');
     });
   });
 
   it('PENDING individual: one RESOLVE_ERRORS entry per missing item', () => {
-    const state = given(created({ ...emptyProfile, fullName: 'Jane Doe001' }, 'INDIVIDUAL', 'PENDING'));
-    const [event] = when(state, submit());
+    const [event] = spec.given(created({ ...emptyProfile, fullName: 'Jane Doe001' }, 'INDIVIDUAL', 'PENDING')).when(submit()).events;
     expect(event.type).toBe('VerificationSubmitted');
     const data = event.data as { verificationStatus: string; errors: Array<{ type: string; field?: string }> };
     expect(data.verificationStatus).toBe('RESOLVE_ERRORS');
@@ -126,30 +113,27 @@ describe('customer decider', () => {
   });
 
   it('PENDING individual with complete data and an identity document: PENDING_MANUAL_REVIEW', () => {
-    const state = given([
+    spec.given([
       ...created(completeIndividual, 'INDIVIDUAL', 'PENDING'),
       { type: 'DocumentUploaded', data: { ...passport, ...ref } },
-    ]);
-    const events = when(state, submit());
-    expect(events).toEqual([
+    ]).when(submit()).then([
       { type: 'VerificationSubmitted', data: { ...ref, verificationId: 'Verification:v', verificationStatus: 'PENDING_MANUAL_REVIEW', errors: [], submittedAt: NOW } },
     ]);
   });
 
   it('UNVERIFIED individual (003): RESOLVE_ERRORS for the poor-quality document', () => {
-    const state = given([
+    const [event] = spec.given([
       ...created(completeIndividual, 'INDIVIDUAL', 'UNVERIFIED'),
       { type: 'DocumentUploaded', data: { ...passport, ...ref } },
-    ]);
-    const [event] = when(state, submit({ ...checkAll, individual: 'POOR_QUALITY_DOCUMENT' }));
+    ]).when(submit({ ...checkAll, individual: 'POOR_QUALITY_DOCUMENT' })).events;
     const data = event.data as { verificationStatus: string; errors: Array<{ type: string; resourceId: string }> };
     expect(data.verificationStatus).toBe('RESOLVE_ERRORS');
     expect(data.errors).toEqual([expect.objectContaining({ type: 'POOR_QUALITY_DOCUMENT', resourceId: 'Document:d1' })]);
   });
 
   it('refuses a verification once the individual is approved or rejected', () => {
-    expect(errorCode(() => when(given(created(completeIndividual, 'INDIVIDUAL', 'APPROVED')), submit()))).toBe('INVALID_INPUT');
-    expect(errorCode(() => when(given(created(completeIndividual, 'INDIVIDUAL', 'REJECTED')), submit()))).toBe('INVALID_INPUT');
+    spec.given(created(completeIndividual, 'INDIVIDUAL', 'APPROVED')).when(submit()).thenError('INVALID_INPUT');
+    spec.given(created(completeIndividual, 'INDIVIDUAL', 'REJECTED')).when(submit()).thenError('INVALID_INPUT');
   });
 
   it('business: APPROVE and REJECT resolve the business and each beneficial owner at once', () => {
@@ -158,20 +142,20 @@ describe('customer decider', () => {
       roles: [], ownershipPercentage: 50, kycStatus: 'UNVERIFIED',
     });
     const profile = { ...emptyProfile, businessInfo: { legalName: 'Acme', registrationNumber: 'R-999', taxId: null, incorporationDate: null, entityType: null }, beneficialOwners: [owner('Smith001'), owner('Jones')] };
-    const state = given(created(profile, 'BUSINESS', 'UNVERIFIED'));
-    const approved = when(state, submit({ individual: 'CHECK_REQUIREMENTS', business: 'APPROVE', beneficialOwnerKycStatuses: ['PENDING', 'APPROVED'] }));
+    const unverified = spec.given(created(profile, 'BUSINESS', 'UNVERIFIED'));
+    const { events: approved } = unverified.when(submit({ individual: 'CHECK_REQUIREMENTS', business: 'APPROVE', beneficialOwnerKycStatuses: ['PENDING', 'APPROVED'] }));
     expect(approved.map((event) => event.type)).toEqual(['VerificationSubmitted', 'CustomerKybStatusChanged']);
-    const after = given([...created(profile, 'BUSINESS', 'UNVERIFIED'), ...approved]);
+    const after = spec.state([...created(profile, 'BUSINESS', 'UNVERIFIED'), ...approved]);
     expect(after.status === 'active' && after.kybStatus).toBe('APPROVED');
     expect(after.status === 'active' && after.profile.beneficialOwners.map((o) => o.kycStatus)).toEqual(['PENDING', 'APPROVED']);
-    expect(errorCode(() => when(after, submit()))).toBe('INVALID_INPUT');
-    const rejected = when(state, submit({ individual: 'CHECK_REQUIREMENTS', business: 'REJECT', beneficialOwnerKycStatuses: ['REJECTED', 'REJECTED'] }));
+    spec.given([...created(profile, 'BUSINESS', 'UNVERIFIED'), ...approved]).when(submit()).thenError('INVALID_INPUT');
+    const { events: rejected } = unverified.when(submit({ individual: 'CHECK_REQUIREMENTS', business: 'REJECT', beneficialOwnerKycStatuses: ['REJECTED', 'REJECTED'] }));
     expect((rejected[0].data as { verificationStatus: string }).verificationStatus).toBe('REJECTED');
   });
 
   it('business CHECK_REQUIREMENTS: RESOLVE_ERRORS lists what is missing; complete goes to PENDING_MANUAL_REVIEW and kyb PENDING', () => {
     const profile = { ...emptyProfile, businessInfo: { legalName: 'Acme', registrationNumber: 'R-001', taxId: null, incorporationDate: null, entityType: null } };
-    const [event] = when(given(created(profile, 'BUSINESS', 'UNVERIFIED')), submit());
+    const [event] = spec.given(created(profile, 'BUSINESS', 'UNVERIFIED')).when(submit()).events;
     const data = event.data as { verificationStatus: string; errors: Array<{ type: string; field?: string }> };
     expect(data.verificationStatus).toBe('RESOLVE_ERRORS');
     expect(data.errors.map((error) => error.field ?? error.type)).toEqual([
@@ -186,18 +170,18 @@ describe('customer decider', () => {
       roles: [], ownershipPercentage: null, kycStatus: 'UNVERIFIED',
     };
     const profile = { ...emptyProfile, businessInfo: { legalName: 'Acme', registrationNumber: 'R-001', taxId: null, incorporationDate: null, entityType: null }, beneficialOwners: [legacyOwner] };
-    const [event] = when(given(created(profile, 'BUSINESS', 'UNVERIFIED')), submit());
+    const [event] = spec.given(created(profile, 'BUSINESS', 'UNVERIFIED')).when(submit()).events;
     const ownerErrors = (event.data as { errors: Array<{ resourceId: string; field?: string }> }).errors.filter((error) => error.resourceId !== CUSTOMER);
     expect(ownerErrors.map((error) => error.field)).toEqual(['personalInfo.firstName', 'personalInfo.birthDate', 'ownershipPercentage']);
     expect(new Set(ownerErrors.map((error) => error.resourceId))).toEqual(new Set([expect.stringMatching(/^BeneficialOwner:[0-9a-f-]{36}$/)]));
   });
 
   it('UpdateCustomer moves the UMA address (alone or with changes); the same address is no change', () => {
-    const state = given(created(completeIndividual, 'INDIVIDUAL', 'APPROVED'));
-    expect(when(state, { type: 'UpdateCustomer', changes: {}, umaAddress: '$pc1@x.test', now: NOW })).toEqual([]);
-    const moved = when(state, { type: 'UpdateCustomer', changes: { currencies: ['USD'] }, umaAddress: '$new@x.test', now: NOW });
-    expect(moved).toEqual([{ type: 'CustomerUpdated', data: { ...ref, changes: { currencies: ['USD'] }, umaAddress: '$new@x.test', updatedAt: NOW } }]);
-    const after = given([...created(completeIndividual, 'INDIVIDUAL', 'APPROVED'), ...moved]);
+    const approved = spec.given(created(completeIndividual, 'INDIVIDUAL', 'APPROVED'));
+    approved.when({ type: 'UpdateCustomer', changes: {}, umaAddress: '$pc1@x.test', now: NOW }).then([]);
+    const moved: CustomerEvent = { type: 'CustomerUpdated', data: { ...ref, changes: { currencies: ['USD'] }, umaAddress: '$new@x.test', updatedAt: NOW } };
+    approved.when({ type: 'UpdateCustomer', changes: { currencies: ['USD'] }, umaAddress: '$new@x.test', now: NOW }).then([moved]);
+    const after = spec.state([...created(completeIndividual, 'INDIVIDUAL', 'APPROVED'), moved]);
     expect(after.status === 'active' && after.umaAddress).toBe('$new@x.test');
   });
 });

@@ -1,6 +1,6 @@
-import { DomainError } from '../../../infra/domain/domain-error';
+import { deciderSpec } from '../../../../test/support/decider-spec';
 import { SealedValue, personalDataKeyId } from '../../../infra/crypto/personal-data';
-import { CustomerCommand, CustomerState, customerDecider } from './customer.decider';
+import { CustomerCommand, customerDecider } from './customer.decider';
 import { CustomerEvent, CustomerProfile, DocumentRecord } from './customer.events';
 import { currentPersonalDataKeyId } from './personal-data-fields';
 
@@ -29,33 +29,33 @@ const erasedEvent = (keyId: string): CustomerEvent => ({
   data: { ...ref, keyId, erasedBy: 'alice', reason: 'GDPR request 42', erasedAt: LATER },
 });
 const erase = (currentKeyExists: boolean): CustomerCommand => ({ type: 'ErasePersonalData', currentKeyExists, erasedBy: 'alice', reason: 'GDPR request 42', now: LATER });
-const given = (events: CustomerEvent[]): CustomerState => events.reduce(customerDecider.evolve, customerDecider.initialState());
+const spec = deciderSpec(customerDecider);
 
 describe('customer decider: personal data erasure', () => {
   it('given a customer, erasing records who, why, when and the current key', () => {
-    expect(customerDecider.decide(erase(true), given(history))).toEqual([erasedEvent(KEY_0)]);
+    spec.given(history).when(erase(true)).then([erasedEvent(KEY_0)]);
   });
 
   it('given no customer, erasing is refused as not found', () => {
-    expect(() => customerDecider.decide(erase(true), given([]))).toThrow(new DomainError('USER_NOT_FOUND', 'Customer not found'));
+    expect(spec.given([]).when(erase(true)).error).toEqual({ code: 'USER_NOT_FOUND', message: 'Customer not found' });
   });
 
   it('given an erased customer and nothing sealed since, erasing again appends nothing', () => {
-    expect(customerDecider.decide(erase(false), given([...history, erasedEvent(KEY_0)]))).toEqual([]);
+    spec.given([...history, erasedEvent(KEY_0)]).when(erase(false)).then([]);
   });
 
   it('given an erased customer with values sealed under a new key since, erasing erases that key', () => {
-    expect(customerDecider.decide(erase(true), given([...history, erasedEvent(KEY_0)]))).toEqual([erasedEvent(KEY_1)]);
+    spec.given([...history, erasedEvent(KEY_0)]).when(erase(true)).then([erasedEvent(KEY_1)]);
   });
 
   it('given a customer created before sealing (no key), the first erasure is still recorded', () => {
     const legacy: CustomerEvent[] = [{ ...history[0], data: { ...(history[0].data as object), profile: { ...profile, taxIdentifier: '123-45-6789' } } } as CustomerEvent];
-    expect(customerDecider.decide(erase(false), given(legacy))).toEqual([erasedEvent(KEY_0)]);
+    spec.given(legacy).when(erase(false)).then([erasedEvent(KEY_0)]);
   });
 
   it('the erasure clears every secret field from the state, sealed or plain, and moves to the next key', () => {
     const legacyOwner = { personalInfo: { firstName: 'A', middleName: null, lastName: 'B', birthDate: null, nationality: null, email: null, phoneNumber: null, address: null, idType: 'SSN', identifier: '999-00-1111' }, roles: ['UBO'], ownershipPercentage: 50, kycStatus: 'UNVERIFIED' as const };
-    const state = given([
+    const state = spec.state([
       ...history,
       { type: 'CustomerUpdated', data: { ...ref, changes: { beneficialOwners: [legacyOwner] }, updatedAt: NOW } },
       erasedEvent(KEY_0),
@@ -72,10 +72,8 @@ describe('customer decider: personal data erasure', () => {
   });
 
   it('an erased identifier counts as missing for a verification', () => {
-    const passport = given([...history, erasedEvent(KEY_0)]);
-    const events = customerDecider.decide(
+    const { events } = spec.given([...history, erasedEvent(KEY_0)]).when(
       { type: 'SubmitVerification', verificationId: 'Verification:v', scenario: { individual: 'CHECK_REQUIREMENTS', business: 'CHECK_REQUIREMENTS', beneficialOwnerKycStatuses: [] }, now: LATER },
-      passport,
     );
     expect(events[0].type).toBe('VerificationSubmitted');
     expect((events[0].data as { errors: Array<{ field?: string }> }).errors.map((error) => error.field)).toContain('identifier');

@@ -1,6 +1,6 @@
-import { DomainError } from '../../../infra/domain/domain-error';
+import { deciderSpec } from '../../../../test/support/decider-spec';
 import { feeConfigFromWire, feeConfigToWire, upsertFeeConfigs } from './fee-configs';
-import { DEFAULT_SANDBOX_CONFIG, PlatformCommand, PlatformState, platformDecider } from './platform.decider';
+import { DEFAULT_SANDBOX_CONFIG, PlatformCommand, platformDecider } from './platform.decider';
 import { PlatformEvent } from './platform.events';
 
 const NOW = '2025-10-13T12:00:00.000Z';
@@ -14,45 +14,36 @@ const legacyFeeUpdate: PlatformEvent = {
   data: { platformId: 'Platform:p', changes: { feeConfigs: [{ currencyCode: 'USD', fixedFee: 25, variableFeeRate: 0.001 }] }, updatedAt: NOW },
 };
 
-const given = (events: PlatformEvent[]): PlatformState => events.reduce(platformDecider.evolve, platformDecider.initialState());
-const when = (state: PlatformState, command: PlatformCommand) => platformDecider.decide(command, state);
+const spec = deciderSpec(platformDecider);
 const update = (patch: Extract<PlatformCommand, { type: 'UpdatePlatformConfig' }>['patch']): PlatformCommand => ({ type: 'UpdatePlatformConfig', patch, now: NOW });
 const usd = (variableFeeRate: number, fixedFee: number) => ({ currencyCode: 'USD', fixedFee, variableFeeRate, feeType: 'CROSS_CURRENCY_TRANSACTION' as const });
 
 describe('platform decider', () => {
   it('upserts fee configs on top of entries stored without a fee type, and drops one set to zero', () => {
-    const state = given([registered, legacyFeeUpdate]);
-    expect(when(state, update({ feeConfigs: [usd(0.003, 50)] }))).toEqual([
+    const legacy = spec.given([registered, legacyFeeUpdate]);
+    legacy.when(update({ feeConfigs: [usd(0.003, 50)] })).then([
       { type: 'PlatformConfigUpdated', data: { platformId: 'Platform:p', changes: { feeConfigs: [usd(0.003, 50)] }, updatedAt: NOW } },
     ]);
-    expect(when(state, update({ feeConfigs: [usd(0, 0)] }))[0].data).toMatchObject({ changes: { feeConfigs: [] } });
-    expect(when(state, update({ feeConfigs: [] }))).toEqual([]);
+    expect(legacy.when(update({ feeConfigs: [usd(0, 0)] })).events[0].data).toMatchObject({ changes: { feeConfigs: [] } });
+    legacy.when(update({ feeConfigs: [] })).then([]);
   });
 
   it('refuses fee configs for a source currency other than USD: NOT_IMPLEMENTED', () => {
-    let caught: unknown;
-    try {
-      when(given([registered]), update({ feeConfigs: [{ ...usd(0.001, 0), currencyCode: 'EUR' }] }));
-    } catch (error) {
-      caught = error;
-    }
-    expect(caught).toBeInstanceOf(DomainError);
-    expect((caught as DomainError).code).toBe('NOT_IMPLEMENTED');
+    spec.given([registered]).when(update({ feeConfigs: [{ ...usd(0.001, 0), currencyCode: 'EUR' }] })).thenError('NOT_IMPLEMENTED');
   });
 
   it('merges embeddedWalletConfig and cardTokenization2faConfig; records only what changed', () => {
-    const state = given([registered]);
-    const [event] = when(state, update({ embeddedWalletConfig: { appName: 'Wallet', rpId: undefined }, cardTokenization2faConfig: { email: { subject: 'S' } } }));
+    const [event] = spec.given([registered]).when(update({ embeddedWalletConfig: { appName: 'Wallet', rpId: undefined }, cardTokenization2faConfig: { email: { subject: 'S' } } })).events;
     expect(event.data).toMatchObject({
       changes: {
         embeddedWalletConfig: { ...DEFAULT_SANDBOX_CONFIG.embeddedWalletConfig, appName: 'Wallet' },
         cardTokenization2faConfig: { email: { subject: 'S' } },
       },
     });
-    const next = platformDecider.evolve(state, event);
-    const [second] = when(next, update({ cardTokenization2faConfig: { displayName: 'D', email: { fromName: 'F' } } }));
+    const next = spec.given([registered, event]);
+    const [second] = next.when(update({ cardTokenization2faConfig: { displayName: 'D', email: { fromName: 'F' } } })).events;
     expect(second.data).toMatchObject({ changes: { cardTokenization2faConfig: { displayName: 'D', email: { subject: 'S', fromName: 'F' } } } });
-    expect(when(next, update({ embeddedWalletConfig: { appName: 'Wallet' }, webhookEndpoint: null }))).toEqual([]);
+    next.when(update({ embeddedWalletConfig: { appName: 'Wallet' }, webhookEndpoint: null })).then([]);
   });
 });
 

@@ -1,5 +1,5 @@
-import { DomainError } from '../../../infra/domain/domain-error';
-import { QuoteCommand, QuoteState, quoteDecider } from './quote.decider';
+import { deciderSpec } from '../../../../test/support/decider-spec';
+import { QuoteCommand, quoteDecider } from './quote.decider';
 import { QuoteEvent, QuoteScaChallenge, QuoteTerms } from './quote.events';
 
 const CREATED_AT = '2025-10-13T12:00:00.000Z';
@@ -46,87 +46,78 @@ const authorization = { sequenceId: 's1', scaFactor: 'SMS_OTP', scaChallenge: ch
 const created: QuoteEvent = { type: 'QuoteCreated', data: terms };
 const requested: QuoteEvent = { type: 'QuoteAuthorizationRequested', data: { ...ref, ...authorization, requestedAt: T1 } };
 
-const given = (events: QuoteEvent[]): QuoteState => events.reduce(quoteDecider.evolve, quoteDecider.initialState());
-const when = (state: QuoteState, command: QuoteCommand) => quoteDecider.decide(command, state);
-function refusal(work: () => unknown): { code: string; reason?: unknown } | undefined {
-  try {
-    work();
-  } catch (error) {
-    return { code: (error as DomainError).code, reason: (error as DomainError).details?.reason };
-  }
-  return undefined;
-}
+const spec = deciderSpec(quoteDecider);
 const requestAuthorization = (now = T1): QuoteCommand => ({ type: 'RequestAuthorization', ...authorization, now });
 
 describe('quote decider: PENDING_AUTHORIZATION (SCA)', () => {
   it('execute for an SCA customer records the challenge instead of an execution; nothing is held', () => {
-    expect(when(given([created]), requestAuthorization())).toEqual([requested]);
-    const state = given([created, requested]);
+    spec.given([created]).when(requestAuthorization()).then([requested]);
+    const state = spec.state([created, requested]);
     expect(state.status === 'PENDING_AUTHORIZATION' && state.authorization).toEqual({ sequenceId: 's1', scaFactor: 'SMS_OTP', scaChallenge: authorization.scaChallenge });
     expect(state.status === 'PENDING_AUTHORIZATION' && state.attempts).toBe(0);
   });
 
   it('refuses execute, a second authorization and a sandbox send while pending: 409 QUOTE_PENDING_AUTHORIZATION', () => {
-    const state = given([created, requested]);
-    expect(refusal(() => when(state, requestAuthorization()))).toEqual({ code: 'CONFLICT', reason: 'QUOTE_PENDING_AUTHORIZATION' });
-    expect(refusal(() => when(state, { type: 'RequestExecution', holdId: 'h', scaFactor: null, now: T1 }))).toEqual({ code: 'CONFLICT', reason: 'QUOTE_PENDING_AUTHORIZATION' });
-    const realtime = given([{ type: 'QuoteCreated', data: realtimeTerms }, { ...requested }]);
-    expect(refusal(() => when(realtime, { type: 'RecordFunding', currencyCode: 'USD', amount: null, now: T1 }))).toEqual({ code: 'CONFLICT', reason: 'QUOTE_PENDING_AUTHORIZATION' });
+    const pending = spec.given([created, requested]);
+    pending.when(requestAuthorization()).thenError('CONFLICT', { reason: 'QUOTE_PENDING_AUTHORIZATION' });
+    pending.when({ type: 'RequestExecution', holdId: 'h', scaFactor: null, now: T1 }).thenError('CONFLICT', { reason: 'QUOTE_PENDING_AUTHORIZATION' });
+    const realtime = spec.given([{ type: 'QuoteCreated', data: realtimeTerms }, { ...requested }]);
+    realtime.when({ type: 'RecordFunding', currencyCode: 'USD', amount: null, now: T1 }).thenError('CONFLICT', { reason: 'QUOTE_PENDING_AUTHORIZATION' });
     // Expiry never touches it: the execute was accepted before expiresAt.
-    expect(when(state, { type: 'Expire', now: AFTER_EXPIRY })).toEqual([]);
+    pending.when({ type: 'Expire', now: AFTER_EXPIRY }).then([]);
   });
 
   it('shares execute\'s refusals: expired by the clock, REALTIME_FUNDING', () => {
-    expect(when(given([created]), requestAuthorization(AFTER_EXPIRY))).toEqual([{ type: 'QuoteExpired', data: { ...ref, expiredAt: AFTER_EXPIRY } }]);
-    expect(refusal(() => when(given([{ type: 'QuoteCreated', data: realtimeTerms }]), requestAuthorization()))?.code).toBe('INVALID_INPUT');
+    spec.given([created]).when(requestAuthorization(AFTER_EXPIRY)).then([{ type: 'QuoteExpired', data: { ...ref, expiredAt: AFTER_EXPIRY } }]);
+    spec.given([{ type: 'QuoteCreated', data: realtimeTerms }]).when(requestAuthorization()).thenError('INVALID_INPUT');
   });
 
   it('records the next challenge once, only for its own sequence', () => {
-    const state = given([created, requested]);
+    const pending = spec.given([created, requested]);
     const next = challenge('ScaChallenge:2', 'PAYOUT');
-    const issued = when(state, { type: 'RecordScaChallenge', sequenceId: 's1', scaChallenge: next, now: T2 });
-    expect(issued).toEqual([{ type: 'QuoteScaChallengeIssued', data: { ...ref, sequenceId: 's1', scaChallenge: next, issuedAt: T2 } }]);
-    const after = given([created, requested, ...issued]);
-    expect(after.status === 'PENDING_AUTHORIZATION' && after.authorization.scaChallenge).toEqual(next);
-    expect(when(after, { type: 'RecordScaChallenge', sequenceId: 's1', scaChallenge: next, now: T2 })).toEqual([]);
-    expect(when(state, { type: 'RecordScaChallenge', sequenceId: 'other', scaChallenge: next, now: T2 })).toEqual([]);
+    const issued: QuoteEvent = { type: 'QuoteScaChallengeIssued', data: { ...ref, sequenceId: 's1', scaChallenge: next, issuedAt: T2 } };
+    pending.when({ type: 'RecordScaChallenge', sequenceId: 's1', scaChallenge: next, now: T2 }).then([issued]);
+    const after = spec.given([created, requested, issued]);
+    expect(after.state.status === 'PENDING_AUTHORIZATION' && after.state.authorization.scaChallenge).toEqual(next);
+    after.when({ type: 'RecordScaChallenge', sequenceId: 's1', scaChallenge: next, now: T2 }).then([]);
+    pending.when({ type: 'RecordScaChallenge', sequenceId: 'other', scaChallenge: next, now: T2 }).then([]);
   });
 
   it('the release of a prefunded quote is its execution request (EXECUTING), once', () => {
-    const state = given([created, requested]);
-    const released = when(state, { type: 'ReleaseAuthorized', sequenceId: 's1', holdId: 'hold-1', now: T2 });
-    expect(released).toEqual([
+    const released: QuoteEvent[] = [
       { type: 'QuoteAuthorized', data: { ...ref, sequenceId: 's1', authorizedAt: T2 } },
       {
         type: 'QuoteExecutionRequested',
         data: { ...ref, attempt: 1, holdId: 'hold-1', sourceAccountId: 'InternalAccount:a', amount: 10_000, scaFactor: 'SMS_OTP', requestedAt: T2 },
       },
-    ]);
-    const executing = given([created, requested, ...released]);
-    expect(executing.status).toBe('EXECUTING');
-    expect(when(executing, { type: 'ReleaseAuthorized', sequenceId: 's1', holdId: 'hold-1', now: T2 })).toEqual([]);
-    expect(when(executing, { type: 'FailAuthorization', sequenceId: 's1', failureReason: 'SCA_NOT_COMPLETED', now: T2 })).toEqual([]);
+    ];
+    spec.given([created, requested]).when({ type: 'ReleaseAuthorized', sequenceId: 's1', holdId: 'hold-1', now: T2 }).then(released);
+    const executing = spec.given([created, requested, ...released]);
+    expect(executing.state.status).toBe('EXECUTING');
+    executing.when({ type: 'ReleaseAuthorized', sequenceId: 's1', holdId: 'hold-1', now: T2 }).then([]);
+    executing.when({ type: 'FailAuthorization', sequenceId: 's1', failureReason: 'SCA_NOT_COMPLETED', now: T2 }).then([]);
   });
 
   it('a REALTIME_FUNDING quote is created PENDING_AUTHORIZATION and released to PENDING', () => {
-    const events = when(given([]), { type: 'CreateQuote', terms: realtimeTerms, authorization });
-    expect(events).toEqual([
+    const events: QuoteEvent[] = [
       { type: 'QuoteCreated', data: realtimeTerms },
       { type: 'QuoteAuthorizationRequested', data: { ...ref, ...authorization, requestedAt: CREATED_AT } },
-    ]);
-    const released = when(given(events), { type: 'ReleaseAuthorized', sequenceId: 's1', holdId: 'unused', now: T2 });
-    expect(released).toEqual([{ type: 'QuoteAuthorized', data: { ...ref, sequenceId: 's1', authorizedAt: T2 } }]);
-    const pending = given([...events, ...released]);
-    expect(pending.status).toBe('PENDING');
-    expect(when(pending, { type: 'RecordFunding', currencyCode: 'USD', amount: null, now: T2 })[0].type).toBe('QuoteFunded');
+    ];
+    spec.given([]).when({ type: 'CreateQuote', terms: realtimeTerms, authorization }).then(events);
+    const released: QuoteEvent = { type: 'QuoteAuthorized', data: { ...ref, sequenceId: 's1', authorizedAt: T2 } };
+    spec.given(events).when({ type: 'ReleaseAuthorized', sequenceId: 's1', holdId: 'unused', now: T2 }).then([released]);
+    const pending = spec.given([...events, released]);
+    expect(pending.state.status).toBe('PENDING');
+    expect(pending.when({ type: 'RecordFunding', currencyCode: 'USD', amount: null, now: T2 }).events[0].type).toBe('QuoteFunded');
   });
 
   it('an expired challenge fails the quote with nothing held: FAILED, SCA_NOT_COMPLETED', () => {
-    const failed = when(given([created, requested]), { type: 'FailAuthorization', sequenceId: 's1', failureReason: 'SCA_NOT_COMPLETED', now: T2 });
-    expect(failed).toEqual([{ type: 'QuoteAuthorizationFailed', data: { ...ref, sequenceId: 's1', failureReason: 'SCA_NOT_COMPLETED', failedAt: T2 } }]);
-    const state = given([created, requested, ...failed]);
+    const failed: QuoteEvent = { type: 'QuoteAuthorizationFailed', data: { ...ref, sequenceId: 's1', failureReason: 'SCA_NOT_COMPLETED', failedAt: T2 } };
+    spec.given([created, requested]).when({ type: 'FailAuthorization', sequenceId: 's1', failureReason: 'SCA_NOT_COMPLETED', now: T2 }).then([failed]);
+    const quote = spec.given([created, requested, failed]);
+    const { state } = quote;
     expect(state.status === 'FAILED' && [state.failureReason, state.execution, state.refund, state.stepsApplied]).toEqual(['SCA_NOT_COMPLETED', null, null, 0]);
-    expect(refusal(() => when(state, { type: 'RequestExecution', holdId: 'h', scaFactor: null, now: T2 }))).toEqual({ code: 'CONFLICT', reason: 'QUOTE_ALREADY_EXECUTED' });
-    expect(refusal(() => when(state, { type: 'ApplySettlementStep', step: 0, outcome: { status: 'COMPLETED', failureReason: null, refund: null }, now: T2 }))?.code).toBe('INVALID_STATE_TRANSITION');
+    quote.when({ type: 'RequestExecution', holdId: 'h', scaFactor: null, now: T2 }).thenError('CONFLICT', { reason: 'QUOTE_ALREADY_EXECUTED' });
+    quote.when({ type: 'ApplySettlementStep', step: 0, outcome: { status: 'COMPLETED', failureReason: null, refund: null }, now: T2 }).thenError('INVALID_STATE_TRANSITION');
   });
 });

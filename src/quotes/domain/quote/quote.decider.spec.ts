@@ -1,5 +1,5 @@
-import { DomainError } from '../../../infra/domain/domain-error';
-import { QuoteCommand, QuoteState, SettlementOutcome, quoteDecider } from './quote.decider';
+import { deciderSpec } from '../../../../test/support/decider-spec';
+import { QuoteCommand, SettlementOutcome, quoteDecider } from './quote.decider';
 import { QuoteEvent, QuoteTerms } from './quote.events';
 
 const CREATED_AT = '2025-10-13T12:00:00.000Z';
@@ -53,123 +53,109 @@ const rejected = (attempt: number): QuoteEvent => ({
 });
 const completed = (step: number): QuoteEvent => ({ type: 'QuoteCompleted', data: { ...ref, step, completedAt: BEFORE_EXPIRY } });
 
-const given = (events: QuoteEvent[]): QuoteState => events.reduce(quoteDecider.evolve, quoteDecider.initialState());
-const when = (state: QuoteState, command: QuoteCommand) => quoteDecider.decide(command, state);
+const spec = deciderSpec(quoteDecider);
 const execute = (holdId: string, now = BEFORE_EXPIRY): QuoteCommand => ({ type: 'RequestExecution', holdId, scaFactor: null, now });
 const success: SettlementOutcome = { status: 'COMPLETED', failureReason: null, refund: null };
 const returned: SettlementOutcome = { status: 'FAILED', failureReason: 'PAYOUT_RETURNED', refund: { status: 'COMPLETED', reason: 'PAYOUT_RETURNED' } };
 
-function refusal(work: () => unknown): { code?: string; reason?: unknown } {
-  try {
-    work();
-  } catch (error) {
-    return { code: (error as DomainError).code, reason: (error as DomainError).details?.reason };
-  }
-  return {};
-}
-
 describe('quote decider', () => {
   it('creates a PENDING quote once', () => {
-    expect(when(given([]), { type: 'CreateQuote', terms })).toEqual([created]);
-    expect(given([created]).status).toBe('PENDING');
-    expect(when(given([created]), { type: 'CreateQuote', terms })).toEqual([]);
+    spec.given([]).when({ type: 'CreateQuote', terms }).then([created]);
+    expect(spec.state([created]).status).toBe('PENDING');
+    spec.given([created]).when({ type: 'CreateQuote', terms }).then([]);
   });
 
   it('answers QUOTE_NOT_FOUND for every command on a quote that does not exist', () => {
-    expect(refusal(() => when(given([]), execute('h'))).code).toBe('QUOTE_NOT_FOUND');
-    expect(refusal(() => when(given([]), { type: 'Expire', now: AFTER_EXPIRY })).code).toBe('QUOTE_NOT_FOUND');
+    spec.given([]).when(execute('h')).thenError('QUOTE_NOT_FOUND');
+    spec.given([]).when({ type: 'Expire', now: AFTER_EXPIRY }).thenError('QUOTE_NOT_FOUND');
   });
 
   it('PENDING -> EXECUTING on execute, with the attempt and its hold id; then PROCESSING when the funds are held', () => {
-    expect(when(given([created]), execute('hold-1'))).toEqual([requested(1)]);
-    const executing = given([created, requested(1)]);
-    expect(executing.status).toBe('EXECUTING');
-    expect(when(executing, { type: 'RecordFundsHeld', attempt: 1, now: BEFORE_EXPIRY })).toEqual([held(1)]);
-    const processing = given([created, requested(1), held(1)]);
-    expect(processing.status).toBe('PROCESSING');
-    expect(when(processing, { type: 'RecordFundsHeld', attempt: 1, now: BEFORE_EXPIRY })).toEqual([]);
+    spec.given([created]).when(execute('hold-1')).then([requested(1)]);
+    const executing = spec.given([created, requested(1)]);
+    expect(executing.state.status).toBe('EXECUTING');
+    executing.when({ type: 'RecordFundsHeld', attempt: 1, now: BEFORE_EXPIRY }).then([held(1)]);
+    const processing = spec.given([created, requested(1), held(1)]);
+    expect(processing.state.status).toBe('PROCESSING');
+    processing.when({ type: 'RecordFundsHeld', attempt: 1, now: BEFORE_EXPIRY }).then([]);
   });
 
   it('execute and its funds held decided in a row, for one commit: request first, then PROCESSING; past expiresAt only the expiry', () => {
-    const pending = given([created]);
-    const first = when(pending, execute('hold-1'));
-    const second = when(given([created, ...first]), { type: 'RecordFundsHeld', attempt: 1, now: BEFORE_EXPIRY });
+    const pending = spec.given([created]);
+    const { events: first } = pending.when(execute('hold-1'));
+    const { events: second } = spec.given([created, ...first]).when({ type: 'RecordFundsHeld', attempt: 1, now: BEFORE_EXPIRY });
     expect([...first, ...second]).toEqual([requested(1), held(1)]);
-    expect(given([created, ...first, ...second])).toMatchObject({ status: 'PROCESSING', attempts: 1, execution: { attempt: 1, holdId: 'hold-1' }, stepsApplied: 0 });
+    expect(spec.state([created, ...first, ...second])).toMatchObject({ status: 'PROCESSING', attempts: 1, execution: { attempt: 1, holdId: 'hold-1' }, stepsApplied: 0 });
 
-    const late = when(pending, execute('hold-1', AFTER_EXPIRY));
+    const { events: late } = pending.when(execute('hold-1', AFTER_EXPIRY));
     expect(late.map((event) => event.type)).toEqual(['QuoteExpired']);
-    expect(refusal(() => when(given([created, ...late]), { type: 'RecordFundsHeld', attempt: 1, now: AFTER_EXPIRY })).code).toBe('INVALID_STATE_TRANSITION');
+    spec.given([created, ...late]).when({ type: 'RecordFundsHeld', attempt: 1, now: AFTER_EXPIRY }).thenError('INVALID_STATE_TRANSITION');
   });
 
   it('a second execute is 409 QUOTE_ALREADY_EXECUTED in every later state', () => {
     for (const history of [[created, requested(1)], [created, requested(1), held(1)], [created, requested(1), held(1), completed(0)]]) {
-      expect(refusal(() => when(given(history), execute('hold-2')))).toEqual({ code: 'CONFLICT', reason: 'QUOTE_ALREADY_EXECUTED' });
+      spec.given(history).when(execute('hold-2')).thenError('CONFLICT', { reason: 'QUOTE_ALREADY_EXECUTED' });
     }
   });
 
   it('a refused hold takes the quote back to PENDING; the next execute is a new attempt with a new hold', () => {
-    const executing = given([created, requested(1)]);
-    expect(when(executing, { type: 'RejectExecution', attempt: 1, reason: 'INSUFFICIENT_FUNDS', now: BEFORE_EXPIRY })).toEqual([rejected(1)]);
-    const pending = given([created, requested(1), rejected(1)]);
-    expect(pending.status).toBe('PENDING');
-    expect(when(pending, { type: 'RejectExecution', attempt: 1, reason: 'INSUFFICIENT_FUNDS', now: BEFORE_EXPIRY })).toEqual([]);
-    expect(refusal(() => when(pending, { type: 'RecordFundsHeld', attempt: 1, now: BEFORE_EXPIRY })).code).toBe('INVALID_STATE_TRANSITION');
-    expect(when(pending, execute('hold-2'))).toEqual([requested(2)]);
+    spec.given([created, requested(1)]).when({ type: 'RejectExecution', attempt: 1, reason: 'INSUFFICIENT_FUNDS', now: BEFORE_EXPIRY }).then([rejected(1)]);
+    const pending = spec.given([created, requested(1), rejected(1)]);
+    expect(pending.state.status).toBe('PENDING');
+    pending.when({ type: 'RejectExecution', attempt: 1, reason: 'INSUFFICIENT_FUNDS', now: BEFORE_EXPIRY }).then([]);
+    pending.when({ type: 'RecordFundsHeld', attempt: 1, now: BEFORE_EXPIRY }).thenError('INVALID_STATE_TRANSITION');
+    pending.when(execute('hold-2')).then([requested(2)]);
   });
 
   it('execute past expiresAt records the expiry (the caller answers 409 QUOTE_EXPIRED); then every execute is 409', () => {
-    const decided = when(given([created]), execute('hold-1', AFTER_EXPIRY));
-    expect(decided).toEqual([{ type: 'QuoteExpired', data: { ...ref, expiredAt: AFTER_EXPIRY } }]);
-    const expired = given([created, ...decided]);
-    expect(expired.status).toBe('EXPIRED');
-    expect(refusal(() => when(expired, execute('hold-1')))).toEqual({ code: 'CONFLICT', reason: 'QUOTE_EXPIRED' });
+    const expiry: QuoteEvent = { type: 'QuoteExpired', data: { ...ref, expiredAt: AFTER_EXPIRY } };
+    spec.given([created]).when(execute('hold-1', AFTER_EXPIRY)).then([expiry]);
+    const expired = spec.given([created, expiry]);
+    expect(expired.state.status).toBe('EXPIRED');
+    expired.when(execute('hold-1')).thenError('CONFLICT', { reason: 'QUOTE_EXPIRED' });
   });
 
   it('the expiry task expires only a PENDING quote that is due: never an EXECUTING one', () => {
-    expect(when(given([created]), { type: 'Expire', now: BEFORE_EXPIRY })).toEqual([]);
-    expect(when(given([created]), { type: 'Expire', now: AFTER_EXPIRY })).toEqual([{ type: 'QuoteExpired', data: { ...ref, expiredAt: AFTER_EXPIRY } }]);
-    expect(when(given([created, requested(1)]), { type: 'Expire', now: AFTER_EXPIRY })).toEqual([]);
-    expect(when(given([created, requested(1), held(1)]), { type: 'Expire', now: AFTER_EXPIRY })).toEqual([]);
+    spec.given([created]).when({ type: 'Expire', now: BEFORE_EXPIRY }).then([]);
+    spec.given([created]).when({ type: 'Expire', now: AFTER_EXPIRY }).then([{ type: 'QuoteExpired', data: { ...ref, expiredAt: AFTER_EXPIRY } }]);
+    spec.given([created, requested(1)]).when({ type: 'Expire', now: AFTER_EXPIRY }).then([]);
+    spec.given([created, requested(1), held(1)]).when({ type: 'Expire', now: AFTER_EXPIRY }).then([]);
     // An attempt refused after expiresAt leaves a PENDING quote that the next expiry check expires.
-    expect(when(given([created, requested(1), rejected(1)]), { type: 'Expire', now: AFTER_EXPIRY })).toHaveLength(1);
+    expect(spec.given([created, requested(1), rejected(1)]).when({ type: 'Expire', now: AFTER_EXPIRY }).events).toHaveLength(1);
   });
 
   it('a REALTIME_FUNDING quote cannot be executed (400) but is funded by a sandbox send of its exact currency and amount', () => {
-    const state = given([{ type: 'QuoteCreated', data: realtimeTerms }]);
-    expect(refusal(() => when(state, execute('h'))).code).toBe('INVALID_INPUT');
-    expect(refusal(() => when(state, { type: 'RecordFunding', currencyCode: 'EUR', amount: null, now: BEFORE_EXPIRY })).code).toBe('INVALID_INPUT');
-    expect(refusal(() => when(state, { type: 'RecordFunding', currencyCode: 'USD', amount: 9_999, now: BEFORE_EXPIRY })).code).toBe('INVALID_INPUT');
-    const funded = when(state, { type: 'RecordFunding', currencyCode: 'USD', amount: 10_000, now: BEFORE_EXPIRY });
-    expect(funded).toEqual([{ type: 'QuoteFunded', data: { ...ref, currencyCode: 'USD', amount: 10_000, fundedAt: BEFORE_EXPIRY } }]);
-    const processing = given([{ type: 'QuoteCreated', data: realtimeTerms }, ...funded]);
-    expect(processing.status).toBe('PROCESSING');
-    expect(refusal(() => when(processing, { type: 'RecordFunding', currencyCode: 'USD', amount: null, now: BEFORE_EXPIRY }))).toEqual({ code: 'CONFLICT', reason: 'QUOTE_ALREADY_FUNDED' });
-    expect(refusal(() => when(given([created]), { type: 'RecordFunding', currencyCode: 'USD', amount: null, now: BEFORE_EXPIRY })).code).toBe('INVALID_INPUT');
+    const realtime = spec.given([{ type: 'QuoteCreated', data: realtimeTerms }]);
+    realtime.when(execute('h')).thenError('INVALID_INPUT');
+    realtime.when({ type: 'RecordFunding', currencyCode: 'EUR', amount: null, now: BEFORE_EXPIRY }).thenError('INVALID_INPUT');
+    realtime.when({ type: 'RecordFunding', currencyCode: 'USD', amount: 9_999, now: BEFORE_EXPIRY }).thenError('INVALID_INPUT');
+    const funded: QuoteEvent = { type: 'QuoteFunded', data: { ...ref, currencyCode: 'USD', amount: 10_000, fundedAt: BEFORE_EXPIRY } };
+    realtime.when({ type: 'RecordFunding', currencyCode: 'USD', amount: 10_000, now: BEFORE_EXPIRY }).then([funded]);
+    const processing = spec.given([{ type: 'QuoteCreated', data: realtimeTerms }, funded]);
+    expect(processing.state.status).toBe('PROCESSING');
+    processing.when({ type: 'RecordFunding', currencyCode: 'USD', amount: null, now: BEFORE_EXPIRY }).thenError('CONFLICT', { reason: 'QUOTE_ALREADY_FUNDED' });
+    spec.given([created]).when({ type: 'RecordFunding', currencyCode: 'USD', amount: null, now: BEFORE_EXPIRY }).thenError('INVALID_INPUT');
   });
 
   it('settles step by step: COMPLETED, then FAILED with its refund for a return; a repeated step is a no-op', () => {
-    const processing = given([created, requested(1), held(1)]);
-    expect(when(processing, { type: 'ApplySettlementStep', step: 0, outcome: success, now: BEFORE_EXPIRY })).toEqual([completed(0)]);
-    const done = given([created, requested(1), held(1), completed(0)]);
-    expect(done.status).toBe('COMPLETED');
-    expect(when(done, { type: 'ApplySettlementStep', step: 0, outcome: success, now: BEFORE_EXPIRY })).toEqual([]);
-    const failed = when(done, { type: 'ApplySettlementStep', step: 1, outcome: returned, now: AFTER_EXPIRY });
-    expect(failed).toEqual([
-      {
-        type: 'QuoteFailed',
-        data: {
-          ...ref, step: 1, failureReason: 'PAYOUT_RETURNED', failedAt: AFTER_EXPIRY,
-          refund: { reference: 'Transaction:t:refund', initiatedAt: AFTER_EXPIRY, settledAt: AFTER_EXPIRY, status: 'COMPLETED', reason: 'PAYOUT_RETURNED' },
-        },
+    spec.given([created, requested(1), held(1)]).when({ type: 'ApplySettlementStep', step: 0, outcome: success, now: BEFORE_EXPIRY }).then([completed(0)]);
+    const done = spec.given([created, requested(1), held(1), completed(0)]);
+    expect(done.state.status).toBe('COMPLETED');
+    done.when({ type: 'ApplySettlementStep', step: 0, outcome: success, now: BEFORE_EXPIRY }).then([]);
+    const failed: QuoteEvent = {
+      type: 'QuoteFailed',
+      data: {
+        ...ref, step: 1, failureReason: 'PAYOUT_RETURNED', failedAt: AFTER_EXPIRY,
+        refund: { reference: 'Transaction:t:refund', initiatedAt: AFTER_EXPIRY, settledAt: AFTER_EXPIRY, status: 'COMPLETED', reason: 'PAYOUT_RETURNED' },
       },
-    ]);
-    const after = given([created, requested(1), held(1), completed(0), ...failed]);
+    };
+    done.when({ type: 'ApplySettlementStep', step: 1, outcome: returned, now: AFTER_EXPIRY }).then([failed]);
+    const after = spec.state([created, requested(1), held(1), completed(0), failed]);
     expect(after.status === 'FAILED' && [after.failureReason, after.stepsApplied, after.completedAt]).toEqual(['PAYOUT_RETURNED', 2, BEFORE_EXPIRY]);
   });
 
   it('a refund that fails is recorded unsettled', () => {
-    const failed = when(given([created, requested(1), held(1)]), {
+    const { events: failed } = spec.given([created, requested(1), held(1)]).when({
       type: 'ApplySettlementStep', step: 0, now: BEFORE_EXPIRY,
       outcome: { status: 'FAILED', failureReason: 'REFUND_FAILED', refund: { status: 'FAILED', reason: 'REFUND_FAILED' } },
     });
@@ -179,7 +165,7 @@ describe('quote decider', () => {
   });
 
   it('refuses settlement before the funds are held or out of order', () => {
-    expect(refusal(() => when(given([created, requested(1)]), { type: 'ApplySettlementStep', step: 0, outcome: success, now: BEFORE_EXPIRY })).code).toBe('INVALID_STATE_TRANSITION');
-    expect(refusal(() => when(given([created, requested(1), held(1)]), { type: 'ApplySettlementStep', step: 1, outcome: returned, now: BEFORE_EXPIRY })).code).toBe('INVALID_STATE_TRANSITION');
+    spec.given([created, requested(1)]).when({ type: 'ApplySettlementStep', step: 0, outcome: success, now: BEFORE_EXPIRY }).thenError('INVALID_STATE_TRANSITION');
+    spec.given([created, requested(1), held(1)]).when({ type: 'ApplySettlementStep', step: 1, outcome: returned, now: BEFORE_EXPIRY }).thenError('INVALID_STATE_TRANSITION');
   });
 });

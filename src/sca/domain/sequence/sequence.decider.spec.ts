@@ -1,5 +1,5 @@
-import { DomainError } from '../../../infra/domain/domain-error';
-import { SequenceCommand, SequencePlan, SequenceState, sequenceDecider } from './sequence.decider';
+import { deciderSpec } from '../../../../test/support/decider-spec';
+import { SequenceCommand, SequencePlan, sequenceDecider } from './sequence.decider';
 import { ScaSequenceEvent } from './sequence.events';
 
 const T0 = '2025-10-13T12:00:00.000Z';
@@ -26,18 +26,9 @@ const twoSteps = plan([
   { purpose: 'PAYOUT', linking: { ...linking, amount: 1150, currency: 'USD' } },
 ]);
 
-const given = (events: ScaSequenceEvent[]): SequenceState => events.reduce(sequenceDecider.evolve, sequenceDecider.initialState());
-const when = (state: SequenceState, command: SequenceCommand) => sequenceDecider.decide(command, state);
+const spec = deciderSpec(sequenceDecider);
 function opened(p: SequencePlan): ScaSequenceEvent[] {
-  return when(given([]), { type: 'OpenSequence', plan: p, now: T0 });
-}
-function refusal(work: () => unknown): { code: string; details?: Record<string, unknown> } | undefined {
-  try {
-    work();
-  } catch (error) {
-    return { code: (error as DomainError).code, details: (error as DomainError).details };
-  }
-  return undefined;
+  return spec.given([]).when({ type: 'OpenSequence', plan: p, now: T0 }).events;
 }
 const authorize = (challengeId: string, now = T1, next: { challengeId: string; expiresAt: string } | null = null): SequenceCommand => ({
   type: 'AuthorizeChallenge',
@@ -49,8 +40,7 @@ const authorize = (challengeId: string, now = T1, next: { challengeId: string; e
 
 describe('SCA challenge sequence decider', () => {
   it('opens with its first challenge, once', () => {
-    const events = opened(oneStep);
-    expect(events).toEqual([
+    spec.given([]).when({ type: 'OpenSequence', plan: oneStep, now: T0 }).then([
       { type: 'ScaSequenceOpened', data: { ...ref, factor: 'SMS_OTP', availableFactors: ['SMS_OTP', 'PASSKEY'], steps: oneStep.steps, openedAt: T0 } },
       {
         type: 'ScaChallengeIssued',
@@ -60,87 +50,93 @@ describe('SCA challenge sequence decider', () => {
         },
       },
     ]);
-    expect(when(given(events), { type: 'OpenSequence', plan: oneStep, now: T1 })).toEqual([]);
+    spec.given(opened(oneStep)).when({ type: 'OpenSequence', plan: oneStep, now: T1 }).then([]);
   });
 
   it('a single-step sequence completes with its one proof; the same challenge is accepted once', () => {
-    const state = given(opened(oneStep));
-    const done = when(state, authorize('ScaChallenge:1'));
-    expect(done).toEqual([
+    const done: ScaSequenceEvent[] = [
       { type: 'ScaChallengeSatisfied', data: { ...ref, challengeId: 'ScaChallenge:1', step: 0, factor: 'SMS_OTP', endUserIpAddress: '203.0.113.7', satisfiedAt: T1 } },
       { type: 'ScaSequenceCompleted', data: { ...ref, completedAt: T1 } },
-    ]);
-    const completed = given([...opened(oneStep), ...done]);
-    expect(completed.status).toBe('COMPLETED');
-    expect(refusal(() => when(completed, authorize('ScaChallenge:1')))).toEqual({
+    ];
+    spec.given(opened(oneStep)).when(authorize('ScaChallenge:1')).then(done);
+    const completed = spec.given([...opened(oneStep), ...done]);
+    expect(completed.state.status).toBe('COMPLETED');
+    expect(completed.when(authorize('ScaChallenge:1')).error).toEqual({
       code: 'CONFLICT',
+      message: expect.any(String),
       details: { reason: 'SCA_CHALLENGE_ALREADY_AUTHORIZED', challengeId: 'ScaChallenge:1' },
     });
   });
 
   it('a cross-currency sequence issues CURRENCY_CONVERSION then PAYOUT with a new id, then completes', () => {
-    const first = when(given(opened(twoSteps)), authorize('ScaChallenge:1', T1, { challengeId: 'ScaChallenge:2', expiresAt: '2025-10-13T12:06:00.000Z' }));
+    const { events: first } = spec.given(opened(twoSteps)).when(authorize('ScaChallenge:1', T1, { challengeId: 'ScaChallenge:2', expiresAt: '2025-10-13T12:06:00.000Z' }));
     expect(first.map((event) => event.type)).toEqual(['ScaChallengeSatisfied', 'ScaChallengeIssued']);
     expect(first[1].data).toMatchObject({ challengeId: 'ScaChallenge:2', step: 1, purpose: 'PAYOUT', expiresAt: '2025-10-13T12:06:00.000Z' });
-    const second = given([...opened(twoSteps), ...first]);
-    expect(second.status).toBe('OPEN');
+    const second = spec.given([...opened(twoSteps), ...first]);
+    expect(second.state.status).toBe('OPEN');
     // The first challenge's proof, sent again (a concurrent duplicate), no longer satisfies anything.
-    expect(refusal(() => when(second, authorize('ScaChallenge:1')))?.details?.reason).toBe('SCA_CHALLENGE_ALREADY_AUTHORIZED');
-    const last = when(second, authorize('ScaChallenge:2', '2025-10-13T12:02:00.000Z'));
+    second.when(authorize('ScaChallenge:1')).thenError('CONFLICT', { reason: 'SCA_CHALLENGE_ALREADY_AUTHORIZED' });
+    const { events: last } = second.when(authorize('ScaChallenge:2', '2025-10-13T12:02:00.000Z'));
     expect(last.map((event) => event.type)).toEqual(['ScaChallengeSatisfied', 'ScaSequenceCompleted']);
   });
 
   it('refuses to go on without the next challenge prepared, and an unknown challenge is not found', () => {
-    expect(refusal(() => when(given(opened(twoSteps)), authorize('ScaChallenge:1')))?.code).toBe('INTERNAL_ERROR');
-    expect(refusal(() => when(given(opened(oneStep)), authorize('ScaChallenge:9')))?.code).toBe('REFERENCE_NOT_FOUND');
-    expect(refusal(() => when(given([]), authorize('ScaChallenge:1')))?.code).toBe('REFERENCE_NOT_FOUND');
+    spec.given(opened(twoSteps)).when(authorize('ScaChallenge:1')).thenError('INTERNAL_ERROR');
+    spec.given(opened(oneStep)).when(authorize('ScaChallenge:9')).thenError('REFERENCE_NOT_FOUND');
+    spec.given([]).when(authorize('ScaChallenge:1')).thenError('REFERENCE_NOT_FOUND');
   });
 
   it('a proof after expiresAt records the expiry and fails the sequence: SCA_NOT_COMPLETED', () => {
-    const events = when(given(opened(oneStep)), authorize('ScaChallenge:1', AFTER_EXPIRY));
-    expect(events).toEqual([
+    const events: ScaSequenceEvent[] = [
       { type: 'ScaChallengeExpired', data: { ...ref, challengeId: 'ScaChallenge:1', step: 0, expiredAt: AFTER_EXPIRY } },
       { type: 'ScaSequenceFailed', data: { ...ref, reason: 'SCA_NOT_COMPLETED', failedAt: AFTER_EXPIRY } },
-    ]);
-    const failed = given([...opened(oneStep), ...events]);
-    expect(refusal(() => when(failed, authorize('ScaChallenge:1')))).toEqual({ code: 'CONFLICT', details: { reason: 'SCA_CHALLENGE_EXPIRED', expiresAt: EXPIRY } });
+    ];
+    spec.given(opened(oneStep)).when(authorize('ScaChallenge:1', AFTER_EXPIRY)).then(events);
+    const failed = spec.given([...opened(oneStep), ...events]);
+    expect(failed.when(authorize('ScaChallenge:1')).error).toEqual({
+      code: 'CONFLICT',
+      message: expect.any(String),
+      details: { reason: 'SCA_CHALLENGE_EXPIRED', expiresAt: EXPIRY },
+    });
   });
 
   it('the expiry task fails an unsatisfied challenge at expiresAt, and does nothing otherwise', () => {
-    const state = given(opened(oneStep));
-    expect(when(state, { type: 'ExpireChallenge', challengeId: 'ScaChallenge:1', now: T1 })).toEqual([]);
-    expect(when(state, { type: 'ExpireChallenge', challengeId: 'ScaChallenge:1', now: EXPIRY }).map((event) => event.type)).toEqual([
+    const open = spec.given(opened(oneStep));
+    open.when({ type: 'ExpireChallenge', challengeId: 'ScaChallenge:1', now: T1 }).then([]);
+    expect(open.when({ type: 'ExpireChallenge', challengeId: 'ScaChallenge:1', now: EXPIRY }).events.map((event) => event.type)).toEqual([
       'ScaChallengeExpired',
       'ScaSequenceFailed',
     ]);
-    const completed = given([...opened(oneStep), ...when(state, authorize('ScaChallenge:1'))]);
-    expect(when(completed, { type: 'ExpireChallenge', challengeId: 'ScaChallenge:1', now: AFTER_EXPIRY })).toEqual([]);
-    expect(when(state, { type: 'ExpireChallenge', challengeId: 'ScaChallenge:other', now: AFTER_EXPIRY })).toEqual([]);
+    const completed = spec.given([...opened(oneStep), ...open.when(authorize('ScaChallenge:1')).events]);
+    completed.when({ type: 'ExpireChallenge', challengeId: 'ScaChallenge:1', now: AFTER_EXPIRY }).then([]);
+    open.when({ type: 'ExpireChallenge', challengeId: 'ScaChallenge:other', now: AFTER_EXPIRY }).then([]);
   });
 
   it('resends an SMS code keeping expiresAt, at most once per interval and maxResends times', () => {
     const base = opened(oneStep);
-    expect(refusal(() => when(given(base), { type: 'ResendCode', policy, now: '2025-10-13T12:00:10.000Z' }))).toEqual({
+    expect(spec.given(base).when({ type: 'ResendCode', policy, now: '2025-10-13T12:00:10.000Z' }).error).toEqual({
       code: 'RATE_LIMITED',
+      message: expect.any(String),
       details: { reason: 'RESEND_TOO_SOON', retryAfterSeconds: 20 },
     });
-    const resent = when(given(base), { type: 'ResendCode', policy, now: '2025-10-13T12:00:30.000Z' });
-    expect(resent).toEqual([{ type: 'ScaChallengeResent', data: { ...ref, challengeId: 'ScaChallenge:1', resendCount: 1, resentAt: '2025-10-13T12:00:30.000Z' } }]);
+    const resent: ScaSequenceEvent[] = [{ type: 'ScaChallengeResent', data: { ...ref, challengeId: 'ScaChallenge:1', resendCount: 1, resentAt: '2025-10-13T12:00:30.000Z' } }];
+    spec.given(base).when({ type: 'ResendCode', policy, now: '2025-10-13T12:00:30.000Z' }).then(resent);
     let events = [...base, ...resent];
-    expect((given(events) as { current: { expiresAt: string } }).current.expiresAt).toBe(EXPIRY);
+    expect((spec.state(events) as { current: { expiresAt: string } }).current.expiresAt).toBe(EXPIRY);
     for (const at of ['2025-10-13T12:01:00.000Z', '2025-10-13T12:01:30.000Z']) {
-      events = [...events, ...when(given(events), { type: 'ResendCode', policy, now: at })];
+      events = [...events, ...spec.given(events).when({ type: 'ResendCode', policy, now: at }).events];
     }
-    expect(refusal(() => when(given(events), { type: 'ResendCode', policy, now: '2025-10-13T12:04:00.000Z' }))).toEqual({
+    expect(spec.given(events).when({ type: 'ResendCode', policy, now: '2025-10-13T12:04:00.000Z' }).error).toEqual({
       code: 'RATE_LIMITED',
+      message: expect.any(String),
       details: { reason: 'RESEND_LIMIT_REACHED', retryAfterSeconds: 60 },
     });
   });
 
   it('refuses to resend a PASSKEY challenge (409), and records the expiry of a lapsed one', () => {
-    const passkey = given(opened(plan([{ purpose: 'TRANSFER', linking }], 'PASSKEY')));
-    expect(refusal(() => when(passkey, { type: 'ResendCode', policy, now: T1 }))).toEqual({ code: 'CONFLICT', details: { reason: 'RESEND_NOT_AVAILABLE' } });
-    expect(when(given(opened(oneStep)), { type: 'ResendCode', policy, now: AFTER_EXPIRY }).map((event) => event.type)).toEqual([
+    const passkey = spec.given(opened(plan([{ purpose: 'TRANSFER', linking }], 'PASSKEY')));
+    expect(passkey.when({ type: 'ResendCode', policy, now: T1 }).error).toEqual({ code: 'CONFLICT', message: expect.any(String), details: { reason: 'RESEND_NOT_AVAILABLE' } });
+    expect(spec.given(opened(oneStep)).when({ type: 'ResendCode', policy, now: AFTER_EXPIRY }).events.map((event) => event.type)).toEqual([
       'ScaChallengeExpired',
       'ScaSequenceFailed',
     ]);

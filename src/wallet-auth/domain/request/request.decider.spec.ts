@@ -1,6 +1,5 @@
-import { DomainError } from '../../../infra/domain/domain-error';
-import { PendingRequest, walletRequestDecider, WalletRequestState } from './request.decider';
-import { WalletRequestEvent } from './request.events';
+import { deciderSpec } from '../../../../test/support/decider-spec';
+import { PendingRequest, walletRequestDecider } from './request.decider';
 
 const request: PendingRequest = {
   requestId: 'Request:0199a000-0000-7000-8000-000000000009',
@@ -18,47 +17,32 @@ const request: PendingRequest = {
   expiresAt: '2025-10-13T12:05:00.000Z',
 };
 
-function given(events: WalletRequestEvent[]): WalletRequestState {
-  return events.reduce(walletRequestDecider.evolve, walletRequestDecider.initialState());
-}
-
-function reason(work: () => unknown): unknown {
-  try {
-    work();
-  } catch (error) {
-    if (error instanceof DomainError) return [error.code, error.details?.reason];
-    throw error;
-  }
-  return undefined;
-}
+const spec = deciderSpec(walletRequestDecider);
 
 describe('pending signed request decider', () => {
-  const issued = walletRequestDecider.decide({ type: 'IssueWalletRequest', request }, given([]));
+  const issued = spec.given([]).when({ type: 'IssueWalletRequest', request }).events;
 
   it('issues once and completes once (single-use Request-Id)', () => {
-    expect(issued).toEqual([{ type: 'WalletRequestIssued', data: request }]);
-    expect(walletRequestDecider.decide({ type: 'IssueWalletRequest', request }, given(issued))).toEqual([]);
-    const completed = walletRequestDecider.decide({ type: 'CompleteWalletRequest', signedBySessionId: 'Session:s', now: '2025-10-13T12:01:00.000Z' }, given(issued));
-    expect(completed).toEqual([
+    spec.given([]).when({ type: 'IssueWalletRequest', request }).then([{ type: 'WalletRequestIssued', data: request }]);
+    spec.given(issued).when({ type: 'IssueWalletRequest', request }).then([]);
+    const completed = spec.given(issued).when({ type: 'CompleteWalletRequest', signedBySessionId: 'Session:s', now: '2025-10-13T12:01:00.000Z' });
+    completed.then([
       {
         type: 'WalletRequestCompleted',
         data: { requestId: request.requestId, platformId: 'Platform:p', accountId: 'InternalAccount:a', action: 'DELETE_CREDENTIAL', signedBySessionId: 'Session:s', completedAt: '2025-10-13T12:01:00.000Z' },
       },
     ]);
-    expect(reason(() => walletRequestDecider.decide({ type: 'CompleteWalletRequest', signedBySessionId: null, now: '2025-10-13T12:02:00.000Z' }, given([...issued, ...completed])))).toEqual([
-      'UNAUTHORIZED',
-      'Request-Id was already used; request ids are single use',
-    ]);
+    spec.given([...issued, ...completed.events]).when({ type: 'CompleteWalletRequest', signedBySessionId: null, now: '2025-10-13T12:02:00.000Z' }).thenError('UNAUTHORIZED', {
+      reason: 'Request-Id was already used; request ids are single use',
+    });
   });
 
   it('refuses an expired or unknown request', () => {
-    expect(reason(() => walletRequestDecider.decide({ type: 'CompleteWalletRequest', signedBySessionId: null, now: '2025-10-13T12:05:00.000Z' }, given(issued)))).toEqual([
-      'UNAUTHORIZED',
-      'Request-Id has expired; start the request again',
-    ]);
-    expect(reason(() => walletRequestDecider.decide({ type: 'CompleteWalletRequest', signedBySessionId: null, now: '2025-10-13T12:01:00.000Z' }, given([])))).toEqual([
-      'UNAUTHORIZED',
-      'Request-Id does not name a pending request',
-    ]);
+    spec.given(issued).when({ type: 'CompleteWalletRequest', signedBySessionId: null, now: '2025-10-13T12:05:00.000Z' }).thenError('UNAUTHORIZED', {
+      reason: 'Request-Id has expired; start the request again',
+    });
+    spec.given([]).when({ type: 'CompleteWalletRequest', signedBySessionId: null, now: '2025-10-13T12:01:00.000Z' }).thenError('UNAUTHORIZED', {
+      reason: 'Request-Id does not name a pending request',
+    });
   });
 });

@@ -1,6 +1,5 @@
-import { DomainError } from '../../../infra/domain/domain-error';
-import { isSessionActive, SessionRecord, walletSessionDecider, WalletSessionState } from './session.decider';
-import { WalletSessionEvent } from './session.events';
+import { deciderSpec } from '../../../../test/support/decider-spec';
+import { isSessionActive, SessionRecord, walletSessionDecider } from './session.decider';
 
 const session: SessionRecord = {
   sessionId: 'Session:s',
@@ -17,42 +16,30 @@ const session: SessionRecord = {
   expiresAt: '2025-10-13T12:15:00.000Z',
 };
 
-function given(events: WalletSessionEvent[]): WalletSessionState {
-  return events.reduce(walletSessionDecider.evolve, walletSessionDecider.initialState());
-}
-
-function code(work: () => unknown): string | undefined {
-  try {
-    work();
-  } catch (error) {
-    if (error instanceof DomainError) return error.code;
-    throw error;
-  }
-  return undefined;
-}
+const spec = deciderSpec(walletSessionDecider);
 
 describe('wallet session decider', () => {
-  const created = walletSessionDecider.decide({ type: 'CreateSession', session }, given([]));
+  const created = spec.given([]).when({ type: 'CreateSession', session }).events;
 
   it('records the creation (a fingerprint of the key, never the key) once', () => {
-    expect(created).toEqual([{ type: 'WalletSessionCreated', data: session }]);
-    expect(walletSessionDecider.decide({ type: 'CreateSession', session }, given(created))).toEqual([]);
+    spec.given([]).when({ type: 'CreateSession', session }).then([{ type: 'WalletSessionCreated', data: session }]);
+    spec.given(created).when({ type: 'CreateSession', session }).then([]);
   });
 
   it('is active for 15 minutes, until revoked', () => {
-    expect(isSessionActive(given(created), Date.parse('2025-10-13T12:14:59.999Z'))).toBe(true);
-    expect(isSessionActive(given(created), Date.parse('2025-10-13T12:15:00.000Z'))).toBe(false);
-    const revoked = walletSessionDecider.decide({ type: 'RevokeSession', requestId: 'Request:x', now: '2025-10-13T12:01:00.000Z' }, given(created));
-    expect(revoked).toEqual([
+    expect(isSessionActive(spec.state(created), Date.parse('2025-10-13T12:14:59.999Z'))).toBe(true);
+    expect(isSessionActive(spec.state(created), Date.parse('2025-10-13T12:15:00.000Z'))).toBe(false);
+    const revoked = spec.given(created).when({ type: 'RevokeSession', requestId: 'Request:x', now: '2025-10-13T12:01:00.000Z' });
+    revoked.then([
       { type: 'WalletSessionRevoked', data: { sessionId: 'Session:s', platformId: 'Platform:p', accountId: 'InternalAccount:a', requestId: 'Request:x', revokedAt: '2025-10-13T12:01:00.000Z' } },
     ]);
-    expect(isSessionActive(given([...created, ...revoked]), Date.parse('2025-10-13T12:02:00.000Z'))).toBe(false);
+    expect(isSessionActive(spec.state([...created, ...revoked.events]), Date.parse('2025-10-13T12:02:00.000Z'))).toBe(false);
   });
 
   it('refuses to revoke a revoked, expired or unknown session', () => {
-    const revoked = walletSessionDecider.decide({ type: 'RevokeSession', requestId: 'Request:x', now: '2025-10-13T12:01:00.000Z' }, given(created));
-    expect(code(() => walletSessionDecider.decide({ type: 'RevokeSession', requestId: 'Request:y', now: '2025-10-13T12:02:00.000Z' }, given([...created, ...revoked])))).toBe('REFERENCE_NOT_FOUND');
-    expect(code(() => walletSessionDecider.decide({ type: 'RevokeSession', requestId: 'Request:y', now: '2025-10-13T12:20:00.000Z' }, given(created)))).toBe('REFERENCE_NOT_FOUND');
-    expect(code(() => walletSessionDecider.decide({ type: 'RevokeSession', requestId: 'Request:y', now: '2025-10-13T12:02:00.000Z' }, given([])))).toBe('REFERENCE_NOT_FOUND');
+    const { events: revoked } = spec.given(created).when({ type: 'RevokeSession', requestId: 'Request:x', now: '2025-10-13T12:01:00.000Z' });
+    spec.given([...created, ...revoked]).when({ type: 'RevokeSession', requestId: 'Request:y', now: '2025-10-13T12:02:00.000Z' }).thenError('REFERENCE_NOT_FOUND');
+    spec.given(created).when({ type: 'RevokeSession', requestId: 'Request:y', now: '2025-10-13T12:20:00.000Z' }).thenError('REFERENCE_NOT_FOUND');
+    spec.given([]).when({ type: 'RevokeSession', requestId: 'Request:y', now: '2025-10-13T12:02:00.000Z' }).thenError('REFERENCE_NOT_FOUND');
   });
 });
