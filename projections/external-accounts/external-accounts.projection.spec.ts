@@ -1,0 +1,141 @@
+import { projectionSpec, ProjectionSpec } from '../../test/support/projection-spec';
+import { externalAccountsProjection } from './external-accounts.projection';
+
+const PLATFORM = 'Platform:0199a000-0000-7000-8000-0000000000f1';
+const OTHER_PLATFORM = 'Platform:0199a000-0000-7000-8000-0000000000f2';
+const CUSTOMER = 'Customer:0199a000-0000-7000-8000-000000000001';
+const ACCOUNT = 'ExternalAccount:0199a000-0000-7000-8000-0000000000e1';
+const CREATED_AT = '2025-10-13T12:00:00.000Z';
+const CHALLENGE = 'ScaChallenge:0199a000-0000-7000-8000-0000000000c1';
+
+const ref = (platformId = PLATFORM) => ({ externalAccountId: ACCOUNT, platformId });
+const stream = (platformId = PLATFORM) => `externalAccount-0199a000-0000-7000-8000-0000000000e1-${platformId}`;
+const createdData = (platformId = PLATFORM) => ({
+  ...ref(platformId),
+  customerId: CUSTOMER,
+  currency: 'USD',
+  platformAccountId: 'bank-1',
+  accountInfo: {
+    accountType: 'USD_ACCOUNT',
+    identifiers: { accountNumber: '123456789', routingNumber: '021000021' },
+    paymentRails: ['ACH'],
+    beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Jane Doe' },
+  },
+  primaryIdentifier: '123456789',
+  beneficiaryVerification: { status: 'PENDING', verifiedFullName: null },
+  ownershipType: 'THIRD_PARTY',
+  defaultUmaDepositAccount: false,
+  createdAt: CREATED_AT,
+});
+const created = (platformId = PLATFORM) => ({ stream: stream(platformId), type: 'ExternalAccountCreated', data: createdData(platformId) });
+const challenge = (action: 'TRUST' | 'UNTRUST', issuedAt: string, platformId = PLATFORM) => ({
+  stream: stream(platformId),
+  type: 'BeneficiaryTrustChallengeIssued',
+  data: { ...ref(platformId), action, challengeId: CHALLENGE, factor: 'SMS_OTP', expiresAt: '2025-10-13T13:00:00.000Z', issuedAt },
+});
+const trusted = (trustedAt: string) => ({ stream: stream(), type: 'BeneficiaryTrusted', data: { ...ref(), challengeId: CHALLENGE, trustedAt } });
+const untrusted = (untrustedAt: string) => ({ stream: stream(), type: 'BeneficiaryUntrusted', data: { ...ref(), challengeId: CHALLENGE, untrustedAt } });
+const deleted = (deletedAt: string, platformId = PLATFORM) => ({ stream: stream(platformId), type: 'ExternalAccountDeleted', data: { ...ref(platformId), deletedAt } });
+const resolved = (resolvedAt: string) => ({
+  stream: stream(),
+  type: 'BeneficiaryVerificationResolved',
+  data: { ...ref(), status: 'MATCHED', verifiedFullName: 'JANE DOE', resolvedAt },
+});
+
+const COLUMNS = 'platform_id, external_account_id, customer_id, currency, account_type, is_deleted, state::json AS state, created_at, updated_at';
+
+describe('external-accounts projection', () => {
+  let spec: ProjectionSpec;
+  beforeEach(async () => {
+    spec = await projectionSpec(externalAccountsProjection);
+  });
+  afterEach(async () => {
+    await spec.close();
+  });
+
+  it('a created account is one row: list columns and its folded state, untrusted', async () => {
+    await spec.given([created()]);
+    expect(await spec.rows(`SELECT ${COLUMNS} FROM external_accounts`)).toEqual([
+      {
+        platform_id: PLATFORM,
+        external_account_id: ACCOUNT,
+        customer_id: CUSTOMER,
+        currency: 'USD',
+        account_type: 'USD_ACCOUNT',
+        is_deleted: false,
+        state: { status: 'active', ...createdData(), trusted: false, pendingChallenge: null, updatedAt: CREATED_AT },
+        created_at: new Date(CREATED_AT),
+        updated_at: new Date(CREATED_AT),
+      },
+    ]);
+  });
+
+  it('a trust challenge is kept in the state without moving updated_at; trusting and untrusting move it', async () => {
+    await spec.given([created(), challenge('TRUST', '2025-10-13T12:01:00.000Z')]);
+    const row = () => spec.rows('SELECT state::json AS state, updated_at FROM external_accounts');
+    expect(await row()).toEqual([
+      {
+        state: expect.objectContaining({
+          trusted: false,
+          pendingChallenge: { challengeId: CHALLENGE, action: 'TRUST', expiresAt: '2025-10-13T13:00:00.000Z' },
+          updatedAt: CREATED_AT,
+        }),
+        updated_at: new Date(CREATED_AT),
+      },
+    ]);
+    await spec.given([trusted('2025-10-13T12:02:00.000Z')]);
+    expect(await row()).toEqual([
+      {
+        state: expect.objectContaining({ trusted: true, pendingChallenge: null, updatedAt: '2025-10-13T12:02:00.000Z' }),
+        updated_at: new Date('2025-10-13T12:02:00.000Z'),
+      },
+    ]);
+    await spec.given([challenge('UNTRUST', '2025-10-13T12:03:00.000Z'), untrusted('2025-10-13T12:04:00.000Z')]);
+    expect(await row()).toEqual([
+      {
+        state: expect.objectContaining({ trusted: false, pendingChallenge: null, updatedAt: '2025-10-13T12:04:00.000Z' }),
+        updated_at: new Date('2025-10-13T12:04:00.000Z'),
+      },
+    ]);
+  });
+
+  it('a resolved name check replaces the pending one in the state', async () => {
+    await spec.given([created(), resolved('2025-10-13T12:00:05.000Z')]);
+    expect(await spec.rows('SELECT state::json AS state, updated_at FROM external_accounts')).toEqual([
+      {
+        state: expect.objectContaining({ beneficiaryVerification: { status: 'MATCHED', verifiedFullName: 'JANE DOE' }, updatedAt: '2025-10-13T12:00:05.000Z' }),
+        updated_at: new Date('2025-10-13T12:00:05.000Z'),
+      },
+    ]);
+  });
+
+  it('a deleted account keeps its row, marked deleted, with its details and creation time', async () => {
+    await spec.given([created(), deleted('2025-10-13T12:30:00.000Z')]);
+    expect(await spec.rows(`SELECT ${COLUMNS} FROM external_accounts`)).toEqual([
+      {
+        platform_id: PLATFORM,
+        external_account_id: ACCOUNT,
+        customer_id: CUSTOMER,
+        currency: 'USD',
+        account_type: 'USD_ACCOUNT',
+        is_deleted: true,
+        state: { status: 'deleted', ...createdData(), trusted: false, pendingChallenge: null, updatedAt: '2025-10-13T12:30:00.000Z' },
+        created_at: new Date(CREATED_AT),
+        updated_at: new Date('2025-10-13T12:30:00.000Z'),
+      },
+    ]);
+  });
+
+  it('an event for an account it never saw created writes no row', async () => {
+    await spec.given([challenge('TRUST', '2025-10-13T12:01:00.000Z'), trusted('2025-10-13T12:02:00.000Z'), resolved('2025-10-13T12:03:00.000Z'), deleted('2025-10-13T12:04:00.000Z')]);
+    expect(await spec.rows('SELECT external_account_id FROM external_accounts')).toEqual([]);
+  });
+
+  it('the same account id on two platforms: deleting one leaves the other', async () => {
+    await spec.given([created(), created(OTHER_PLATFORM), deleted('2025-10-13T12:30:00.000Z', OTHER_PLATFORM)]);
+    expect(await spec.rows('SELECT platform_id, is_deleted, state::json ->> \'status\' AS status, updated_at FROM external_accounts ORDER BY platform_id')).toEqual([
+      { platform_id: PLATFORM, is_deleted: false, status: 'active', updated_at: new Date(CREATED_AT) },
+      { platform_id: OTHER_PLATFORM, is_deleted: true, status: 'deleted', updated_at: new Date('2025-10-13T12:30:00.000Z') },
+    ]);
+  });
+});
