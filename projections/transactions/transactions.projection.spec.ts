@@ -1,58 +1,17 @@
-import { QuoteTerms } from '../../src/quotes/domain/quote/quote.events';
 import { TransferParties } from '../../src/accounts/domain/transaction/transaction.events';
 import { GivenEvent, projectionSpec, ProjectionSpec } from '../../test/support/projection-spec';
 import { transactionsProjection } from './transactions.projection';
+import {
+  ACCOUNT, CREATED_AT, CUSTOMER, EXTERNAL, OTHER_PLATFORM, PLATFORM, QUOTE, QUOTE_STREAM, QUOTE_TRANSACTION, T1, T2, T3, quoteRef, quoteTerms, rateDetails,
+} from '../quote-events.fixture';
 
-const PLATFORM = 'Platform:0199a000-0000-7000-8000-0000000000f1';
-const OTHER_PLATFORM = 'Platform:0199a000-0000-7000-8000-0000000000f2';
-const CUSTOMER = 'Customer:0199a000-0000-7000-8000-000000000001';
-const ACCOUNT = 'InternalAccount:0199a000-0000-7000-8000-0000000000a1';
-const EXTERNAL = 'ExternalAccount:0199a000-0000-7000-8000-0000000000b1';
-const QUOTE = 'Quote:0199a000-0000-7000-8000-0000000000d1';
-const QUOTE_TRANSACTION = 'Transaction:0199a000-0000-7000-8000-0000000000e1';
 const TRANSFER = 'Transaction:0199a000-0000-7000-8000-0000000000e2';
-const quoteStream = 'quote-0199a000-0000-7000-8000-0000000000d1';
 const transferStream = 'transaction-0199a000-0000-7000-8000-0000000000e2';
-
-// Times in the events differ from the instants the kit records them at (12:00:01, 12:00:02...),
-// so the rows show which one the projection reads.
-const CREATED_AT = '2025-10-13T09:30:00.000Z';
-const T1 = '2025-10-13T09:31:00.000Z';
-const T2 = '2025-10-13T09:32:00.000Z';
-const T3 = '2025-10-13T09:33:00.000Z';
-
 const USD = { code: 'USD', name: 'United States Dollar', symbol: '$', decimals: 2 };
 const EUR = { code: 'EUR', name: 'Euro', symbol: '€', decimals: 2 };
+const quoteStream = QUOTE_STREAM;
+const terms = quoteTerms;
 
-const quoteRef = { quoteId: QUOTE, transactionId: QUOTE_TRANSACTION, platformId: PLATFORM };
-const rateDetails = { counterpartyMultiplier: 0.0000862068965517241, counterpartyFixedFee: 0, gridApiMultiplier: 9990, gridApiFixedFee: 10, gridApiVariableFeeRate: 0.001, gridApiVariableFeeAmount: 100 };
-
-/** A USD -> EUR quote from an internal account to an IBAN, as quote creation records it. */
-const terms: QuoteTerms = {
-  ...quoteRef,
-  customerId: CUSTOMER,
-  platformCustomerId: 'cust-1',
-  source: { sourceType: 'ACCOUNT', accountId: ACCOUNT, customerId: CUSTOMER },
-  destination: { destinationType: 'ACCOUNT', accountId: EXTERNAL, paymentRail: 'SEPA_INSTANT' },
-  sendingCurrency: 'USD',
-  receivingCurrency: 'EUR',
-  totalSendingAmount: 100_000,
-  totalReceivingAmount: 85_982,
-  exchangeRate: '1.16',
-  feesIncluded: 260,
-  platformFeesIncluded: 150,
-  rateDetails,
-  rateSnapshotId: 'rates-1',
-  lockedCurrencySide: 'SENDING',
-  lockedCurrencyAmount: 100_000,
-  paymentRail: 'SEPA_INSTANT',
-  paymentInstructions: null,
-  counterpartyInformation: null,
-  description: 'November rent',
-  funding: { sourceAccountId: ACCOUNT, sourceAccountType: 'INTERNAL_FIAT', destinationInternalAccountId: null, scenario: 'SUCCESS', scenarioSuffix: null },
-  createdAt: CREATED_AT,
-  expiresAt: '2025-10-13T09:45:00.000Z',
-};
 const quoteCreated: GivenEvent = { stream: quoteStream, type: 'QuoteCreated', data: terms };
 const executionRequested: GivenEvent = {
   stream: quoteStream,
