@@ -1,4 +1,4 @@
-import { QuoteTerms } from '../src/quotes/domain/quote/quote.events';
+import { QuoteTerms } from '../src/quotes';
 
 /**
  * One USD -> EUR quote from an internal account to an IBAN, as quote creation records it: the

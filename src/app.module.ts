@@ -1,24 +1,28 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { ALL_PROJECTIONS } from '../projections';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
-import { AuditModule } from './audit/audit.module';
-import { HealthModule } from './health/health.module';
+import { AuditModule } from './audit';
+import { HealthModule } from './health';
 import { DependencyGuard } from './infra/http/dependency.guard';
 import { HttpErrorFilter } from './infra/http/http-error.filter';
 import { PlatformAuthGuard } from './infra/http/platform-auth.guard';
 import { ResponseInterceptor } from './infra/http/response.interceptor';
 import { InfraModule, InfraRuntime } from './infra/infra.module';
-import { PlatformsModule } from './platforms/platforms.module';
+import { PlatformsModule } from './platforms';
 import { RetentionModule } from './infra/retention/retention.module';
 import { FEATURE_MODULES } from './feature-modules';
 
-/** Composition root: infrastructure, cross-cutting HTTP behaviour, then the feature contexts. */
+/**
+ * Composition root: infrastructure (handed the read models: infra imports no business code),
+ * cross-cutting HTTP behaviour, then the feature contexts.
+ */
 @Module({})
 export class AppModule {
-  static forRoot(runtime: InfraRuntime): DynamicModule {
+  static forRoot(runtime: Omit<InfraRuntime, 'projections'>): DynamicModule {
     return {
       module: AppModule,
-      imports: [InfraModule.forRoot(runtime), CqrsModule.forRoot(), PlatformsModule, AuditModule, HealthModule, RetentionModule, ...FEATURE_MODULES],
+      imports: [InfraModule.forRoot({ ...runtime, projections: ALL_PROJECTIONS }), CqrsModule.forRoot(), PlatformsModule, AuditModule, HealthModule, RetentionModule, ...FEATURE_MODULES],
       providers: [
         { provide: APP_FILTER, useClass: HttpErrorFilter },
         { provide: APP_GUARD, useClass: PlatformAuthGuard },

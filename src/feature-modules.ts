@@ -1,22 +1,20 @@
 import { Type } from '@nestjs/common';
-import { AccountsModule } from './accounts/accounts.module';
-import { CardsModule } from './cards/cards.module';
-import { CustomersHttpModule } from './customers/customers-http.module';
-import { ExchangeRatesModule } from './quotes/exchange-rates.module';
-import { QuotesModule } from './quotes/quotes.module';
-import { SandboxModule } from './sandbox/sandbox.module';
-import { WalletAuthModule } from './wallet-auth/wallet-auth.module';
-import { ScaModule } from './sca/sca.module';
-import { WebhooksModule } from './webhooks/webhooks.module';
+import { AccountsModule } from './accounts';
+import { CardsModule } from './cards';
+import { CustomersHttpModule } from './customers';
+import { ExchangeRatesModule } from './quotes';
+import { QuotesModule } from './quotes';
+import { WalletAuthModule } from './wallet-auth';
+import { ScaModule } from './sca';
+import { WebhooksModule } from './webhooks';
 
 /**
- * Feature contexts (customers, accounts, quotes, webhooks, sca, wallet-auth, cards, sandbox).
+ * Feature contexts (customers, accounts, quotes, webhooks, sca, wallet-auth, cards).
  * Each adds its module here with one line. Routes register in this order: AccountsModule must
  * come before CustomersHttpModule (`GET /customers/internal-accounts` before `/customers/:id`).
  */
 export const FEATURE_MODULES: Type<unknown>[] = [
   AccountsModule,
-  SandboxModule,
   CustomersHttpModule,
   ExchangeRatesModule,
   WebhooksModule,

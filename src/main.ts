@@ -7,7 +7,7 @@ import { ProcessRole, loadConfig } from './infra/config';
 import { logger } from './infra/logger';
 import { ProjectorThread } from './infra/projections/projector-thread';
 import { resolveInfrastructure } from './infra/runtime/infrastructure';
-import { PlatformsService } from './platforms/platforms.service';
+import { PlatformsService } from './platforms';
 
 /** Past this, a stuck shutdown gives up and exits with code 1. */
 const SHUTDOWN_TIMEOUT_MS = 15_000;

@@ -1,7 +1,7 @@
 import { Projection } from '../../src/infra/projections/projection';
-import { CardState, ExistingCard, cardDecider } from '../../src/cards/domain/card/card.decider';
-import { CARD_EVENT_TYPES, CardEvent } from '../../src/cards/domain/card/card.events';
-import { cardView } from '../../src/cards/queries/card.view';
+import { CardState, ExistingCard, cardDecider } from '../../src/cards';
+import { CARD_EVENT_TYPES, CardEvent } from '../../src/cards';
+import { cardView } from '../../src/cards';
 
 /**
  * `cards`: one row per card with its folded state (`record`) and its GET view (`view`, the

@@ -1,7 +1,7 @@
 import { Projection } from '../../src/infra/projections/projection';
-import { CustomerState, customerDecider } from '../../src/customers/domain/customer/customer.decider';
-import { CUSTOMER_EVENT_TYPES, CustomerEvent } from '../../src/customers/domain/customer/customer.events';
-import { customerView, documentView, verificationView } from '../../src/customers/queries/customer.view';
+import { CustomerState, customerDecider } from '../../src/customers';
+import { CUSTOMER_EVENT_TYPES, CustomerEvent } from '../../src/customers';
+import { customerView, documentView, verificationView } from '../../src/customers';
 
 /**
  * `customers`: one row per customer with its folded state (`state`) and its GET view (`view`),

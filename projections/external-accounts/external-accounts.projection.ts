@@ -1,6 +1,6 @@
 import { Projection } from '../../src/infra/projections/projection';
-import { ExternalAccountState, externalAccountDecider } from '../../src/accounts/domain/external-account/external-account.decider';
-import { EXTERNAL_ACCOUNT_EVENT_TYPES, ExternalAccountEvent } from '../../src/accounts/domain/external-account/external-account.events';
+import { ExternalAccountState, externalAccountDecider } from '../../src/accounts';
+import { EXTERNAL_ACCOUNT_EVENT_TYPES, ExternalAccountEvent } from '../../src/accounts';
 
 /**
  * `external_accounts`: one row per external account with its folded state (the views are

@@ -1,6 +1,6 @@
 import { Projection } from '../../src/infra/projections/projection';
-import { INTERNAL_ACCOUNT_EVENT_TYPES, InternalAccountEvent } from '../../src/accounts/domain/internal-account/internal-account.events';
-import { movementTime } from '../../src/accounts/queries/internal-account.view';
+import { INTERNAL_ACCOUNT_EVENT_TYPES, InternalAccountEvent } from '../../src/accounts';
+import { movementTime } from '../../src/accounts';
 
 /** The wallet context's event (stream `walletAuth-<account uuid>`) that sets an embedded wallet's privacy. */
 const WALLET_PRIVACY_UPDATED = 'WalletPrivacyUpdated';

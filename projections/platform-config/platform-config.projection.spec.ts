@@ -1,5 +1,5 @@
 import { projectionSpec, ProjectionSpec } from '../../test/support/projection-spec';
-import { DEFAULT_SANDBOX_CONFIG } from '../../src/platforms/domain/platform/platform.decider';
+import { DEFAULT_SANDBOX_CONFIG } from '../../src/platforms';
 import { platformConfigProjection } from './platform-config.projection';
 
 const PLATFORM = 'Platform:0199a000-0000-7000-8000-0000000000f1';

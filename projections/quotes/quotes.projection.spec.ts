@@ -1,4 +1,4 @@
-import { QuoteScaChallenge } from '../../src/quotes/domain/quote/quote.events';
+import { QuoteScaChallenge } from '../../src/quotes';
 import {
   ACCOUNT, CREATED_AT, CUSTOMER, EXPIRES_AT, EXTERNAL, OTHER_PLATFORM, PLATFORM, QUOTE, QUOTE_STREAM, QUOTE_TRANSACTION, T1, T2, T3, quoteRef, quoteTerms,
 } from '../quote-events.fixture';

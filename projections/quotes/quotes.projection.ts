@@ -1,7 +1,7 @@
 import { Projection } from '../../src/infra/projections/projection';
-import { QuoteEvent } from '../../src/quotes/domain/quote/quote.events';
-import { quoteDecider } from '../../src/quotes/domain/quote/quote.decider';
-import { quoteView } from '../../src/quotes/queries/quote.view';
+import { QuoteEvent } from '../../src/quotes';
+import { quoteDecider } from '../../src/quotes';
+import { quoteView } from '../../src/quotes';
 
 /**
  * `quotes`: one row per quote. Everything a quote shows is fixed at creation except its status,

@@ -1,5 +1,5 @@
 import { Projection } from '../../src/infra/projections/projection';
-import { ScaFactorView, activeFactorView, pendingFactorView } from '../../src/sca/queries/sca-factor.view';
+import { ScaFactorView, activeFactorView, pendingFactorView } from '../../src/sca';
 
 /**
  * `sca_factors`: the customers' SCA passkeys, one row per factor as `GET /sca/factors` lists it.

@@ -1,6 +1,6 @@
-import { TransactionViewReducer } from '../../src/accounts/queries/transaction.view';
-import { TRANSFER_TRANSACTION_REDUCERS } from '../../src/accounts/queries/transfer-transaction.reducers';
-import { QUOTE_TRANSACTION_REDUCERS } from '../../src/quotes/queries/quote-transaction.reducers';
+import { TransactionViewReducer } from '../../src/accounts';
+import { TRANSFER_TRANSACTION_REDUCERS } from '../../src/accounts';
+import { QUOTE_TRANSACTION_REDUCERS } from '../../src/quotes';
 
 /**
  * Every context's reducers into the `transactions` view, by event type. Quotes add theirs here

@@ -1,4 +1,4 @@
-import { TransferParties } from '../../src/accounts/domain/transaction/transaction.events';
+import { TransferParties } from '../../src/accounts';
 import { GivenEvent, projectionSpec, ProjectionSpec } from '../../test/support/projection-spec';
 import { transactionsProjection } from './transactions.projection';
 import {

@@ -1,5 +1,5 @@
 import { Projection } from '../../src/infra/projections/projection';
-import { TransactionRow } from '../../src/accounts/queries/transaction.view';
+import { TransactionRow } from '../../src/accounts';
 import { TRANSACTION_VIEW_REDUCERS } from './reducers';
 
 /**

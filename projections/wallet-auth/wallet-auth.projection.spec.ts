@@ -1,4 +1,4 @@
-import { CredentialDetails } from '../../src/wallet-auth/domain/wallet/wallet.events';
+import { CredentialDetails } from '../../src/wallet-auth';
 import { GivenEvent, projectionSpec, ProjectionSpec } from '../../test/support/projection-spec';
 import { walletAuthProjection } from './wallet-auth.projection';
 

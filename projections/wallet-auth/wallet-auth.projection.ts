@@ -1,7 +1,7 @@
 import { Projection } from '../../src/infra/projections/projection';
-import { WalletSessionCreated, WalletSessionRevoked } from '../../src/wallet-auth/domain/session/session.events';
-import { WalletCredentialRegistered, WalletCredentialRemoved } from '../../src/wallet-auth/domain/wallet/wallet.events';
-import { credentialView, sessionView } from '../../src/wallet-auth/queries/wallet-auth.views';
+import { WalletSessionCreated, WalletSessionRevoked } from '../../src/wallet-auth';
+import { WalletCredentialRegistered, WalletCredentialRemoved } from '../../src/wallet-auth';
+import { credentialView, sessionView } from '../../src/wallet-auth';
 
 /**
  * Embedded-wallet credentials and sessions as `GET /auth/credentials` and `GET /auth/sessions`

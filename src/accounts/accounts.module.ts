@@ -1,21 +1,22 @@
 import { Inject, Module, OnModuleInit } from '@nestjs/common';
-import { CustomerLifecycleHooks } from '../customers/customer-lifecycle-hooks';
-import { CustomersModule } from '../customers/customers.module';
-import { CustomersQuery } from '../customers/queries/customers.query';
+import { CustomerLifecycleHooks } from '../customers';
+import { CustomersModule } from '../customers';
+import { CustomersQuery } from '../customers';
 import { APP_CONFIG, AppConfig } from '../infra/config';
 import { EventStoreService } from '../infra/event-store/event-store.service';
 import { ReactorRegistry } from '../infra/infra.module';
 import { READ_MODEL_WAITER, ReadModelWaiter } from '../infra/projections/read-model-waiter';
 import { TaskScheduler } from '../infra/queue/task-scheduler';
-import { PlatformsModule } from '../platforms/platforms.module';
-import { ScaModule } from '../sca/sca.module';
-import { readStreamUpTo } from '../webhooks/read-stream-up-to';
-import { WebhookMappers } from '../webhooks/webhook-mappers';
-import { WebhooksModule } from '../webhooks/webhooks.module';
+import { PlatformsModule } from '../platforms';
+import { ScaModule } from '../sca';
+import { readStreamUpTo } from '../webhooks';
+import { WebhookMappers } from '../webhooks';
+import { WebhooksModule } from '../webhooks';
 import { AccountWebhookMapper } from './account-webhooks';
 import { ExternalAccountsService } from './external-accounts.service';
 import { ExternalAccountsController } from './http/external-accounts.controller';
 import { InternalAccountsController } from './http/internal-accounts.controller';
+import { SandboxFundingController } from './http/sandbox-funding.controller';
 import { TransactionsController } from './http/transactions.controller';
 import { TransfersController } from './http/transfers.controller';
 import { AccountsLedger } from './ledger/accounts-ledger';
@@ -32,12 +33,12 @@ import { TransfersService } from './transfers/transfers.service';
 /**
  * Internal accounts and their ledger, external accounts, same-currency transfers and the
  * transactions read side. Exports the cross-context contracts: AccountsLedger,
- * InternalAccountsQuery, ExternalAccountsQuery, TransactionsQuery (and TransfersService for the
- * sandbox funding route).
+ * InternalAccountsQuery, ExternalAccountsQuery, TransactionsQuery. The sandbox funding route
+ * (`POST /sandbox/internal-accounts/{id}/fund`) lives here: it is a transfer in.
  */
 @Module({
   imports: [CustomersModule, PlatformsModule, WebhooksModule, ScaModule],
-  controllers: [InternalAccountsController, ExternalAccountsController, TransfersController, TransactionsController],
+  controllers: [InternalAccountsController, ExternalAccountsController, TransfersController, TransactionsController, SandboxFundingController],
   providers: [
     AccountsLedger,
     InternalAccountProvisioner,

@@ -1,7 +1,7 @@
 import { RecordedEvent } from '../infra/event-store/event-store.port';
 import { EventStoreService } from '../infra/event-store/event-store.service';
-import { readStreamUpTo } from '../webhooks/read-stream-up-to';
-import { WebhookDraft, WebhookMapper } from '../webhooks/webhook-mappers';
+import { readStreamUpTo } from '../webhooks';
+import { WebhookDraft, WebhookMapper } from '../webhooks';
 import { CARD_STATE_CHANGE_EVENT_TYPES } from './domain/card/card.events';
 import { cardViewFromEvents, cardWire } from './queries/card.view';
 

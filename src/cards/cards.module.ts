@@ -1,12 +1,12 @@
 import { Inject, Module, OnModuleInit } from '@nestjs/common';
-import { AccountsModule } from '../accounts/accounts.module';
-import { CustomersModule } from '../customers/customers.module';
+import { AccountsModule } from '../accounts';
+import { CustomersModule } from '../customers';
 import { APP_CONFIG, AppConfig } from '../infra/config';
 import { EventStoreService } from '../infra/event-store/event-store.service';
 import { ReactorRegistry } from '../infra/infra.module';
 import { TaskScheduler } from '../infra/queue/task-scheduler';
-import { WebhookMappers } from '../webhooks/webhook-mappers';
-import { WebhooksModule } from '../webhooks/webhooks.module';
+import { WebhookMappers } from '../webhooks';
+import { WebhooksModule } from '../webhooks';
 import { cardWebhookMapper } from './card-webhooks';
 import { CardsService } from './cards.service';
 import { CardsController } from './http/cards.controller';

@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InternalAccountsQuery } from '../accounts/queries/internal-accounts.query';
-import { CustomersQuery } from '../customers/queries/customers.query';
+import { InternalAccountsQuery } from '../accounts';
+import { CustomersQuery } from '../customers';
 import { APP_CONFIG, AppConfig } from '../infra/config';
 import { FieldError } from '../infra/domain/domain-error';
 import { ConcurrencyError } from '../infra/event-store/event-store.port';
 import { EventStoreService } from '../infra/event-store/event-store.service';
 import { newId, streamNameFor, uuidv5 } from '../infra/ids';
-import { cardIssuanceScenario, sandboxCardDetails } from '../sandbox/card-scenarios';
-import { cardCardholderNotApproved, cardNotFound, cardholderRefused, fundingSourcesRefused, platformCardIdTaken } from './cards.errors';
+import { cardIssuanceScenario, sandboxCardDetails } from '../sandbox';
+import { cardCardholderNotApproved, cardNotFound, cardholderRefused, fundingSourcesRefused, platformCardIdTaken } from './domain/cards.errors';
 import { cardClaimDecider } from './domain/card-claim/card-claim.decider';
 import { CardChanges, CardCommand, ExistingCard, IssuerDecision, assertMutable, cardDecider } from './domain/card/card.decider';
 import { CardForm } from './domain/card/card.events';

@@ -13,7 +13,7 @@ import {
   businessVerificationScenario,
   individualVerificationScenario,
   initialIndividualKycStatus,
-} from '../sandbox/kyc-scenarios';
+} from '../sandbox';
 import { claimDecider } from './domain/claim/claim.decider';
 import { CustomerCommand, CustomerState, customerDecider, VerificationScenario } from './domain/customer/customer.decider';
 import { BeneficialOwner, BusinessInfo, CustomerProfile, CustomerType, IndividualEdd, KycStatus } from './domain/customer/customer.events';

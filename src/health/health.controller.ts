@@ -1,11 +1,11 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
 import { Pool } from 'pg';
-import { ALL_PROJECTIONS } from '../../projections';
 import { EVENT_STORE, EventStore } from '../infra/event-store/event-store.port';
 import { HttpResult, withStatus } from '../infra/http/http-result';
 import { Public } from '../infra/http/route-metadata';
 import { PG_POOL } from '../infra/postgres/pool';
+import { PROJECTIONS, Projection } from '../infra/projections/projection';
 import { ConsumerStatus, projectionsStatus } from '../infra/projections/projection-status';
 import { QUEUE_SERVICE, QueueService } from '../infra/queue/queue.service';
 
@@ -75,6 +75,7 @@ export class HealthController {
     @Inject(PG_POOL) private readonly pool: Pool,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(QUEUE_SERVICE) private readonly queues: QueueService,
+    @Inject(PROJECTIONS) private readonly projections: Projection[],
   ) {}
 
   /** Touches no dependency: a process whose Postgres or Redis is down is alive (and recovers by itself). */
@@ -115,7 +116,7 @@ export class HealthController {
   private async projectionsCheck(): Promise<{ status: CheckStatus; head?: string; reasons?: string[]; consumers?: Record<string, unknown>; error?: string }> {
     try {
       const status = await withTimeout(
-        projectionsStatus(this.pool, this.store, ALL_PROJECTIONS, { lagCountCap: MAX_READY_LAG_EVENTS + 1 }),
+        projectionsStatus(this.pool, this.store, this.projections, { lagCountCap: MAX_READY_LAG_EVENTS + 1 }),
         CHECK_TIMEOUT_MS,
       );
       const reasons: string[] = [];

@@ -1,6 +1,5 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown } from '@nestjs/common';
 import { Pool } from 'pg';
-import { ALL_PROJECTIONS } from '../../projections';
 import { APP_CONFIG, AppConfig, splitDeployment } from './config';
 import { KEY_VAULT, KeyVault } from './crypto/key-vault';
 import { EVENT_STORE, EventStore } from './event-store/event-store.port';
@@ -8,7 +7,7 @@ import { EventStoreService } from './event-store/event-store.service';
 import { IdempotencyService } from './http/idempotency.service';
 import { PG_POOL } from './postgres/pool';
 import { IN_PROCESS_POLL_INTERVAL_MS, ProjectionRunner } from './projections/projection-runner';
-import { Reactor } from './projections/projection';
+import { PROJECTIONS, Projection, Reactor } from './projections/projection';
 import { ProjectorThread } from './projections/projector-thread';
 import { NotifiedReadModelWaiter, READ_MODEL_WAITER, ReadModelWaiter, RunnerReadModelWaiter } from './projections/read-model-waiter';
 import { QUEUE_SERVICE, QueueService } from './queue/queue.service';
@@ -20,6 +19,8 @@ export interface InfraRuntime {
   pool: Pool;
   eventStore: EventStore;
   masterKey: Buffer;
+  /** Every read model (the app module hands them over: infra imports no business code). */
+  projections: Projection[];
   /** Set when the projector role runs in a worker thread of this process (`npm start`). */
   projectorThread?: ProjectorThread;
 }
@@ -81,6 +82,7 @@ export class InfraModule {
         { provide: PG_POOL, useValue: runtime.pool },
         { provide: EVENT_STORE, useValue: runtime.eventStore },
         { provide: EventStoreService, useValue: eventStoreService(runtime) },
+        { provide: PROJECTIONS, useValue: runtime.projections },
         { provide: IdempotencyService, useValue: new IdempotencyService(runtime.pool) },
         { provide: KEY_VAULT, useValue: new KeyVault(runtime.pool, runtime.masterKey) },
         {
@@ -94,7 +96,7 @@ export class InfraModule {
           inject: [EventStoreService, ReactorRegistry],
           useFactory: (events: EventStoreService, registry: ReactorRegistry) => {
             const split = splitDeployment(runtime.config);
-            return new ProjectionRunner(runtime.pool, events, ALL_PROJECTIONS, registry.reactors, {
+            return new ProjectionRunner(runtime.pool, events, runtime.projections, registry.reactors, {
               // Api processes without a projector wait on its NOTIFYs (NotifiedReadModelWaiter).
               notifyProgress: split,
               // All roles in this process: every append wakes the projector directly, so the poll
@@ -114,7 +116,7 @@ export class InfraModule {
       ],
       exports: [
         APP_CONFIG, PG_POOL, EVENT_STORE, EventStoreService, IdempotencyService, KEY_VAULT, QUEUE_SERVICE,
-        ReactorRegistry, ProjectionRunner, READ_MODEL_WAITER, TaskScheduler,
+        ReactorRegistry, ProjectionRunner, READ_MODEL_WAITER, TaskScheduler, PROJECTIONS,
       ],
     };
   }

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { PlatformsModule } from '../platforms/platforms.module';
+import { PlatformsModule } from '../platforms';
 import { ExchangeRatesController } from './http/exchange-rates.controller';
 import { RateSnapshots } from './pricing/rate-snapshots';
 

@@ -1,5 +1,5 @@
-import { transactionOnWire } from '../accounts/queries/transaction-wire';
-import { TransactionRow } from '../accounts/queries/transaction.view';
+import { transactionOnWire } from '../accounts';
+import { TransactionRow } from '../accounts';
 import { RecordedEvent } from '../infra/event-store/event-store.port';
 import { QUOTE_EVENT_TYPES } from './domain/quote/quote.events';
 import { QUOTE_TRANSACTION_REDUCERS, quoteTransactionViewFromEvents } from './queries/quote-transaction.reducers';

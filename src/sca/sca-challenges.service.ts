@@ -19,7 +19,7 @@ import {
 } from './domain/sequence/sequence.decider';
 import { ScaSubject, SequenceStep } from './domain/sequence/sequence.events';
 import { scaChallengeView, ScaChallengeView } from './queries/sca-challenge.view';
-import { challengeAlreadyAuthorized, challengeExpired, factorNotEnrolled, scaSessionRequired } from './sca.errors';
+import { challengeAlreadyAuthorized, challengeExpired, factorNotEnrolled, scaSessionRequired } from './domain/sca.errors';
 import { ProofFields, ScaProofs } from './sca-proofs';
 import { ScaProfiles } from './sca-profiles';
 import { ScaRateLimiter } from './sca-rate-limiter';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { CustomersQuery } from '../customers/queries/customers.query';
-import { CustomerView } from '../customers/queries/customer.view';
+import { CustomersQuery } from '../customers';
+import { CustomerView } from '../customers';
 import { DomainError } from '../infra/domain/domain-error';
-import { scaNotRequired } from './sca.errors';
+import { scaNotRequired } from './domain/sca.errors';
 import { isScaRegion } from './sca-regions';
 
 /** Which customers SCA applies to, answered from the customers read model. */

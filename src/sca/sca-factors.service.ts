@@ -3,12 +3,12 @@ import { APP_CONFIG, AppConfig } from '../infra/config';
 import { decodeClientData, generateRegistrationChallenge, verifyPasskeyRegistration } from '../infra/crypto/webauthn';
 import { DomainError } from '../infra/domain/domain-error';
 import { newId } from '../infra/ids';
-import { PlatformConfigQuery } from '../platforms/queries/platform-config.query';
+import { PlatformConfigQuery } from '../platforms';
 import { ChallengeFactor, LoginFactor } from './domain/sca-factor';
 import { activePasskey, assertNotLocked, availableFactors, hasLiveSession } from './domain/profile/profile.decider';
 import { ScaFactorView, activeFactorView, pendingFactorView } from './queries/sca-factor.view';
 import { ScaFactorsQuery } from './queries/sca-factors.query';
-import { scaFactorNotFound, scaSessionRequired } from './sca.errors';
+import { scaFactorNotFound, scaSessionRequired } from './domain/sca.errors';
 import { ScaCustomers } from './sca-customers';
 import { ScaProfiles } from './sca-profiles';
 

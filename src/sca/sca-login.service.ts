@@ -5,7 +5,7 @@ import { newId } from '../infra/ids';
 import { ChallengeFactor, LoginFactor, PasskeyChallengeData, ScaFactor } from './domain/sca-factor';
 import { LoginChallenge, ProfileState, TotpLoginProof, activePasskey, assertNotLocked, availableFactors } from './domain/profile/profile.decider';
 import { ScaChallengeView, scaChallengeView } from './queries/sca-challenge.view';
-import { challengeExpired, factorNotEnrolled, noPendingChallenge } from './sca.errors';
+import { challengeExpired, factorNotEnrolled, noPendingChallenge } from './domain/sca.errors';
 import { ScaCustomers } from './sca-customers';
 import { ProofFields, ProofVerdict, ScaProof, ScaProofs } from './sca-proofs';
 import { ScaProfiles } from './sca-profiles';

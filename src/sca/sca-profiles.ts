@@ -5,7 +5,7 @@ import { EventStoreService } from '../infra/event-store/event-store.service';
 import { parseId } from '../infra/ids';
 import { LoginFactor } from './domain/sca-factor';
 import { ProfileCommand, ProfileState, assertNotLocked, hasLiveSession, isLocked, profileDecider } from './domain/profile/profile.decider';
-import { accountLocked, proofRejected, scaSessionRequired } from './sca.errors';
+import { accountLocked, proofRejected, scaSessionRequired } from './domain/sca.errors';
 import { ProofVerdict } from './sca-proofs';
 
 /** `scaProfile-<customer uuid>`: one SCA profile per customer. */

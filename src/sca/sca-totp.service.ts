@@ -5,7 +5,7 @@ import { KEY_VAULT, KeyVault } from '../infra/crypto/key-vault';
 import { DomainError, ValidationError } from '../infra/domain/domain-error';
 import { newId } from '../infra/ids';
 import { ActiveTotp, ProfileState, TotpLoginProof, assertNotLocked, hasLiveSession, pendingTotpFor, totpProofRefusal } from './domain/profile/profile.decider';
-import { scaSessionRequired } from './sca.errors';
+import { scaSessionRequired } from './domain/sca.errors';
 import { ScaCustomers } from './sca-customers';
 import { ScaProfiles } from './sca-profiles';
 import { SANDBOX_SCA_CODE } from './sca-proofs';

@@ -1,8 +1,8 @@
 import { Module, OnModuleInit } from '@nestjs/common';
-import { CustomersModule } from '../customers/customers.module';
+import { CustomersModule } from '../customers';
 import { ReactorRegistry } from '../infra/infra.module';
 import { TaskScheduler } from '../infra/queue/task-scheduler';
-import { PlatformsModule } from '../platforms/platforms.module';
+import { PlatformsModule } from '../platforms';
 import { ScaController } from './http/sca.controller';
 import { ScaFactorsQuery } from './queries/sca-factors.query';
 import { EXPIRE_SCA_CHALLENGE_TASK, scaChallengesReactor } from './reactors/sca-challenges.reactor';

@@ -1,5 +1,5 @@
 import { generateClientKeyPair, stampPayload } from '../../test/support/wallet-client';
-import { verifyWalletSignatureHeader } from '../wallet-auth/crypto/wallet-signature';
+import { verifyWalletSignatureHeader } from '../wallet-auth';
 import { buildPayloadToSign, buildQuoteExecutionPayload, QuoteExecutionPayloadInput, WALLET_ACTIVITY_TYPES } from './wallet-payloads';
 
 const QUOTE: QuoteExecutionPayloadInput = {

@@ -1,9 +1,9 @@
 import { Module, OnModuleInit } from '@nestjs/common';
-import { AccountsModule } from '../accounts/accounts.module';
-import { CustomerLifecycleHooks } from '../customers/customer-lifecycle-hooks';
-import { CustomersModule } from '../customers/customers.module';
+import { AccountsModule } from '../accounts';
+import { CustomerLifecycleHooks } from '../customers';
+import { CustomersModule } from '../customers';
 import { ReactorRegistry } from '../infra/infra.module';
-import { PlatformsModule } from '../platforms/platforms.module';
+import { PlatformsModule } from '../platforms';
 import { CredentialsController } from './http/credentials.controller';
 import { SessionsController } from './http/sessions.controller';
 import { WalletAccountsController } from './http/wallet-accounts.controller';

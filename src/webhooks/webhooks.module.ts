@@ -5,8 +5,9 @@ import { KEY_VAULT, KeyVault } from '../infra/crypto/key-vault';
 import { ReactorRegistry } from '../infra/infra.module';
 import { PG_POOL } from '../infra/postgres/pool';
 import { QUEUE_SERVICE, QueueService } from '../infra/queue/queue.service';
-import { PlatformsModule } from '../platforms/platforms.module';
-import { PlatformConfigQuery } from '../platforms/queries/platform-config.query';
+import { RetentionRegistry } from '../infra/retention/retention.job';
+import { PlatformsModule } from '../platforms';
+import { PlatformConfigQuery } from '../platforms';
 import { DeliveryQueues } from './delivery/delivery-queues';
 import { DeliveryStore } from './delivery/delivery-store';
 import { DeliveryWorkerPool } from './delivery/delivery-worker-pool';
@@ -18,6 +19,8 @@ import { testWebhookMapper } from './mappers/test-webhook.mapper';
 import { WebhookDeliveriesQuery } from './queries/webhook-deliveries.query';
 import { WebhookReactor } from './reactors/webhook.reactor';
 import { WebhookMappers } from './webhook-mappers';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Webhooks (issue 5, DECISIONS.md section 6): other contexts register mappers in the exported
@@ -74,12 +77,17 @@ export class WebhooksModule implements OnModuleInit, OnApplicationBootstrap, Bef
     @Inject(WebhookReactor) private readonly reactor: WebhookReactor,
     @Inject(DeliveryWorkerPool) private readonly workers: DeliveryWorkerPool,
     @Inject(WebhookHttpClient) private readonly http: WebhookHttpClient,
+    private readonly retention: RetentionRegistry,
   ) {}
 
   async onModuleInit(): Promise<void> {
     await this.store.ensureSchema();
     this.mappers.register(testWebhookMapper);
     this.reactors.register(this.reactor);
+    this.retention.register({
+      name: 'webhookDeliveries',
+      purge: (now, config) => this.store.purgeSettledBefore(new Date(now.getTime() - config.webhookDeliveryRetentionDays * DAY_MS)),
+    });
     // Every role shows the per-platform delivery queues in GET /health, summed.
     this.queueService.registerCounts('webhooks', async () => ({ ...(await this.queues.counts()).total }));
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { customerDecider } from '../../customers/domain/customer/customer.decider';
-import { CustomerEvent } from '../../customers/domain/customer/customer.events';
+import { customerDecider } from '../../customers';
+import { CustomerEvent } from '../../customers';
 import { DomainError } from '../../infra/domain/domain-error';
 import { ConcurrencyError } from '../../infra/event-store/event-store.port';
 import { EventStoreService } from '../../infra/event-store/event-store.service';

@@ -1,4 +1,4 @@
-import { CustomersQuery } from '../../customers/queries/customers.query';
+import { CustomersQuery } from '../../customers';
 import { RecordedEvent } from '../../infra/event-store/event-store.port';
 import { Reactor } from '../../infra/projections/projection';
 import { ReadModelWaiter } from '../../infra/projections/read-model-waiter';

@@ -4,7 +4,7 @@ import { EventStoreService } from '../../infra/event-store/event-store.service';
 import { streamNameFor } from '../../infra/ids';
 import { Reactor } from '../../infra/projections/projection';
 import { TaskScheduler } from '../../infra/queue/task-scheduler';
-import { transferDelayMs, transferScenario } from '../../sandbox/transfer-scenarios';
+import { transferDelayMs, transferScenario } from '../../sandbox';
 import { transactionDecider } from '../domain/transaction/transaction.decider';
 import { FundsCredited } from '../domain/internal-account/internal-account.events';
 import { TransfersService } from './transfers.service';

@@ -1,14 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CustomersQuery } from '../../customers/queries/customers.query';
+import { CustomersQuery } from '../../customers';
 import { APP_CONFIG, AppConfig } from '../../infra/config';
 import { DomainError, ValidationError } from '../../infra/domain/domain-error';
 import { ConcurrencyError } from '../../infra/event-store/event-store.port';
 import { EventStoreService } from '../../infra/event-store/event-store.service';
 import { newId, streamNameFor } from '../../infra/ids';
 import { recordAppendedPosition } from '../../infra/request-context';
-import { PlatformConfigQuery } from '../../platforms/queries/platform-config.query';
-import { lastThree } from '../../sandbox/suffix';
-import { transferScenario } from '../../sandbox/transfer-scenarios';
+import { PlatformConfigQuery } from '../../platforms';
+import { lastThree } from '../../sandbox';
+import { transferScenario } from '../../sandbox';
 import { TransactionCommand, TransactionState, transactionDecider } from '../domain/transaction/transaction.decider';
 import { TransferParties } from '../domain/transaction/transaction.events';
 import { AccountsLedger } from '../ledger/accounts-ledger';

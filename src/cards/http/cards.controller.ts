@@ -8,7 +8,7 @@ import { Idempotent } from '../../infra/http/route-metadata';
 import { checkBody, hasErrorAt, throwIfAny } from '../../infra/http/validation';
 import { parseId } from '../../infra/ids';
 import { requirePathId } from '../../shared/validation/path-ids';
-import { cardNotFound } from '../cards.errors';
+import { cardNotFound } from '../domain/cards.errors';
 import { CardsService } from '../cards.service';
 import { CardChanges } from '../domain/card/card.decider';
 import { CARD_STATES } from '../domain/card/card.events';

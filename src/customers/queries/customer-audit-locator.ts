@@ -1,5 +1,5 @@
 import { Pool } from 'pg';
-import { AuditDataPresenter, AuditResourceLocator, eventNames } from '../../audit/audit-locators';
+import { AuditDataPresenter, AuditResourceLocator, eventNames } from '../../audit';
 import { markErased } from '../../infra/crypto/personal-data';
 import { CustomerPersonalDataErased } from '../domain/customer/customer.events';
 import { streamNameFor } from '../../infra/ids';

@@ -1,5 +1,9 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { decodeBase64UrlStrict } from './encoding';
+import { PersonalSecret, SEALED_ALGORITHM, SealedValue, isSealed } from '../domain/personal-secret';
+
+export { SEALED_ALGORITHM, isSealed, personalDataKeyId } from '../domain/personal-secret';
+export type { PersonalSecret, SealedValue } from '../domain/personal-secret';
 
 /**
  * Personal data at rest: secret personal fields are sealed with a per-subject (per-customer) data
@@ -11,21 +15,6 @@ import { decodeBase64UrlStrict } from './encoding';
  * associated data binding the value to its key, subject and field: an envelope copied onto another
  * customer or another field does not open.
  */
-export const SEALED_ALGORITHM = 'AES-256-GCM';
-
-/** The sealed form of one personal field, as events and read models store it (JSON). */
-export interface SealedValue {
-  $sealed: typeof SEALED_ALGORITHM;
-  keyId: string;
-  /** base64url, 12 bytes. */
-  nonce: string;
-  /** base64url: the ciphertext followed by the 16-byte GCM tag. */
-  ciphertext: string;
-}
-
-/** A value of a secret personal field: sealed, or a plain string written before fields were sealed. */
-export type PersonalSecret = string | SealedValue;
-
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
 
@@ -35,18 +24,6 @@ export class PersonalDataIntegrityError extends Error {
     super(message);
     this.name = 'PersonalDataIntegrityError';
   }
-}
-
-export function isSealed(value: unknown): value is SealedValue {
-  return typeof value === 'object' && value !== null && (value as { $sealed?: unknown }).$sealed === SEALED_ALGORITHM;
-}
-
-/**
- * The id of a subject's data key. `generation` counts the subject's erasures: after an erasure a
- * new value is sealed under a new key, so an erased key id never comes back.
- */
-export function personalDataKeyId(subjectId: string, generation: number): string {
-  return `personal-data-key:${subjectId}:${generation}`;
 }
 
 function associatedData(keyId: string, subjectId: string, field: string): Buffer {

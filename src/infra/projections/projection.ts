@@ -133,3 +133,6 @@ export interface Reactor {
    */
   reactBatch?(events: RecordedEvent[]): Promise<void>;
 }
+
+/** Injection token of the process's read models (`Projection[]`, handed to InfraModule by the app module). */
+export const PROJECTIONS = Symbol('PROJECTIONS');

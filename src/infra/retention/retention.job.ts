@@ -1,22 +1,33 @@
 import { Pool } from 'pg';
 import { RetentionConfig } from '../config';
-import { IdempotencyService } from '../http/idempotency.service';
 import { logger } from '../logger';
-import { DeliveryStore } from '../../webhooks/delivery/delivery-store';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** The first run after a start comes this soon (or after one interval, if shorter): a service restarted more often than hourly still purges. */
 const FIRST_RUN_DELAY_MS = 60_000;
 
-/** What one run deleted. */
-export interface RetentionRun {
-  idempotencyKeys: number;
-  webhookDeliveries: number;
+/** What one run deleted, per purge name. */
+export type RetentionRun = Record<string, number>;
+
+/**
+ * One kind of operational record to purge: the idempotency keys (infra) and the webhook
+ * deliveries (webhooks) register theirs. `purge` deletes in small batches and answers the count.
+ */
+export interface RetentionPurge {
+  name: string;
+  purge(now: Date, config: RetentionConfig): Promise<number>;
+}
+
+/** The purges of this process: contexts register theirs from onModuleInit. */
+export class RetentionRegistry {
+  readonly purges: RetentionPurge[] = [];
+  register(purge: RetentionPurge): void {
+    if (!this.purges.some((existing) => existing.name === purge.name)) this.purges.push(purge);
+  }
 }
 
 /**
- * Purges operational records past their keep: Idempotency-Key records older than 24 h and webhook
- * deliveries settled and untouched for `webhookDeliveryRetentionDays`. Runs on a timer in every
+ * Purges operational records past their keep (the registered purges: Idempotency-Key records
+ * older than 24 h, webhook deliveries settled and untouched for `webhookDeliveryRetentionDays`). Runs on a timer in every
  * worker process, as the webhook sweeper does; a session advisory lock lets one process at a
  * time do the work (the others skip that round). Each store deletes in small batches.
  */
@@ -27,8 +38,7 @@ export class RetentionJob {
 
   constructor(
     private readonly pool: Pool,
-    private readonly idempotency: IdempotencyService,
-    private readonly deliveries: DeliveryStore,
+    private readonly registry: RetentionRegistry,
     private readonly config: RetentionConfig,
   ) {}
 
@@ -68,11 +78,10 @@ export class RetentionJob {
       const locked = await client.query(`SELECT pg_try_advisory_lock(hashtext('retention:purge')) AS locked`);
       if (locked.rows[0].locked !== true) return null;
       try {
-        const idempotencyKeys = await this.idempotency.purgeExpired();
-        const horizon = new Date(now.getTime() - this.config.webhookDeliveryRetentionDays * DAY_MS);
-        const webhookDeliveries = await this.deliveries.purgeSettledBefore(horizon);
-        if (idempotencyKeys + webhookDeliveries > 0) logger.info('retention purge', { idempotencyKeys, webhookDeliveries });
-        return { idempotencyKeys, webhookDeliveries };
+        const run: RetentionRun = {};
+        for (const { name, purge } of this.registry.purges) run[name] = await purge(now, this.config);
+        if (Object.values(run).some((count) => count > 0)) logger.info('retention purge', run);
+        return run;
       } finally {
         await client.query(`SELECT pg_advisory_unlock(hashtext('retention:purge'))`).catch((error: Error) => (failure = error));
       }

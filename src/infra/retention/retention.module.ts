@@ -1,22 +1,33 @@
-import { BeforeApplicationShutdown, Inject, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, Global, Inject, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { Pool } from 'pg';
-import { DeliveryStore } from '../../webhooks/delivery/delivery-store';
 import { APP_CONFIG, AppConfig } from '../config';
 import { IdempotencyService } from '../http/idempotency.service';
 import { PG_POOL } from '../postgres/pool';
-import { RetentionJob } from './retention.job';
+import { RetentionJob, RetentionRegistry } from './retention.job';
 
-/** The retention purge (docs/operations.md "Retention"), on a timer where the worker role runs. */
+/**
+ * The retention purge (docs/operations.md "Retention"), on a timer where the worker role runs.
+ * Global: contexts register their purges in the RetentionRegistry (webhooks: its deliveries).
+ */
+@Global()
 @Module({
   providers: [
     {
+      provide: RetentionRegistry,
+      inject: [IdempotencyService],
+      useFactory: (idempotency: IdempotencyService) => {
+        const registry = new RetentionRegistry();
+        registry.register({ name: 'idempotencyKeys', purge: () => idempotency.purgeExpired() });
+        return registry;
+      },
+    },
+    {
       provide: RetentionJob,
-      inject: [APP_CONFIG, PG_POOL, IdempotencyService],
-      useFactory: (config: AppConfig, pool: Pool, idempotency: IdempotencyService) =>
-        new RetentionJob(pool, idempotency, new DeliveryStore(pool), config.retention),
+      inject: [APP_CONFIG, PG_POOL, RetentionRegistry],
+      useFactory: (config: AppConfig, pool: Pool, registry: RetentionRegistry) => new RetentionJob(pool, registry, config.retention),
     },
   ],
-  exports: [RetentionJob],
+  exports: [RetentionJob, RetentionRegistry],
 })
 export class RetentionModule implements OnApplicationBootstrap, BeforeApplicationShutdown {
   constructor(

@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError } from '../../infra/domain/domain-error';
 import { READ_MODEL_WAITER, ReadModelWaiter, awaitOwnWrites } from '../../infra/projections/read-model-waiter';
-import { ScaChallengeView } from '../../sca/queries/sca-challenge.view';
-import { ChallengeFactor, SCA_NOT_COMPLETED, ScaChallenges, SequencePlan } from '../../sca/sca-challenges.service';
-import { ScaCustomers } from '../../sca/sca-customers';
-import { scaNotRequired } from '../../sca/sca.errors';
-import { ProofFields } from '../../sca/sca-proofs';
-import { sendChallengeSteps } from '../../sca/sca-steps';
+import { ScaChallengeView } from '../../sca';
+import { ChallengeFactor, SCA_NOT_COMPLETED, ScaChallenges, SequencePlan } from '../../sca';
+import { ScaCustomers } from '../../sca';
+import { scaNotRequired } from '../../sca';
+import { ProofFields } from '../../sca';
+import { sendChallengeSteps } from '../../sca';
 import { AuthorizationRequest } from '../domain/quote/quote-authorization';
 import { ExistingQuote, QuoteCommand, publicStatus, quoteExpiredConflict } from '../domain/quote/quote.decider';
 import { QuoteScaChallenge, QuoteTerms } from '../domain/quote/quote.events';

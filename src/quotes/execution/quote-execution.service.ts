@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AccountsLedger } from '../../accounts/ledger/accounts-ledger';
+import { AccountsLedger } from '../../accounts';
 import { DomainError } from '../../infra/domain/domain-error';
 import { ConcurrencyError } from '../../infra/event-store/event-store.port';
 import { READ_MODEL_WAITER, ReadModelWaiter, awaitOwnWrites } from '../../infra/projections/read-model-waiter';
@@ -8,7 +8,7 @@ import { ExistingQuote, QuoteCommand, quoteExpiredConflict } from '../domain/quo
 import { QuoteEvent } from '../domain/quote/quote.events';
 import { QuoteView, foldQuote, quoteView } from '../queries/quote.view';
 import { LoadedQuote, QuoteStore, holdIdFor } from '../quote-store';
-import { INSUFFICIENT_FUNDS, insufficientFunds, isInsufficientFunds } from '../../accounts/ledger/insufficient-funds';
+import { INSUFFICIENT_FUNDS, insufficientFunds, isInsufficientFunds } from '../../accounts';
 import { QUOTE_EXECUTION_SIGNATURE_VERIFIER, QuoteExecutionSignatureVerifier } from './quote-execution-signature';
 
 export interface ExecuteOptions {

@@ -2,7 +2,7 @@ import { Controller, Get, Query, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
 import { HttpResult, withStatus } from '../../infra/http/http-result';
-import { PlatformConfigQuery } from '../../platforms/queries/platform-config.query';
+import { PlatformConfigQuery } from '../../platforms';
 import { ExchangeRateEntry, listExchangeRates } from '../pricing/exchange-rate-listing';
 import { RateSnapshots } from '../pricing/rate-snapshots';
 import { parseExchangeRatesQuery } from './exchange-rates.query';

@@ -4,7 +4,7 @@ import { idConstraint, parseId } from '../../infra/ids';
 import { CURRENCY_CODES, isCurrencyCode } from '../../shared/currencies';
 import { WIRE_PAYMENT_RAILS, isWirePaymentRail } from '../pricing/rails';
 import { FundingMethod, checkRealtimeFunding } from '../pricing/realtime-funding';
-import { parseUmaAddress } from '../../sandbox/uma-addresses';
+import { parseUmaAddress } from '../../sandbox';
 import {
   AccountDestinationDto, AccountSourceDto, CreateQuoteDto, DESTINATION_TYPES, FixedFeeDto, PlatformFeeOverrideDto, RealtimeFundingSourceDto,
   SOURCE_TYPES, UmaDestinationDto,

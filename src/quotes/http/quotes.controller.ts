@@ -9,7 +9,7 @@ import { Idempotent } from '../../infra/http/route-metadata';
 import { checkBody, throwIfAny } from '../../infra/http/validation';
 import { parseId } from '../../infra/ids';
 import { ApiBody } from '@nestjs/swagger';
-import { lockedAsConflict } from '../../sca/sca.errors';
+import { lockedAsConflict } from '../../sca';
 import { requirePathId } from '../../shared/validation/path-ids';
 import { QuoteCreationService } from '../creation/quote-creation.service';
 import { QuoteAuthorizationService } from '../authorization/quote-authorization.service';

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
-import { WireTransaction } from '../../accounts/queries/transaction-wire';
+import { WireTransaction } from '../../accounts';
 import { APP_CONFIG, AppConfig } from '../../infra/config';
 import { DomainError } from '../../infra/domain/domain-error';
 import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';

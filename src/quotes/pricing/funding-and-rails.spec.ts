@@ -8,7 +8,7 @@ import {
   quoteExpiresAt, quoteLifetimeMs, selectRail, supportedRails, wirePaymentRail,
 } from './rails';
 import { CURRENCY_CODES } from '../../shared/currencies';
-import { EXTERNAL_ACCOUNT_TYPES, currenciesFor, railsFor } from '../../accounts/domain/external-account/account-identifiers';
+import { EXTERNAL_ACCOUNT_TYPES, currenciesFor, railsFor } from '../../accounts';
 import { PAYOUT_ONLY_CURRENCIES, PRICED_CURRENCY_CODES, isPricedCurrency, unpricedPayoutCurrency } from './payout-currencies';
 import { FundingMethod, checkRealtimeFunding } from './realtime-funding';
 

@@ -1,4 +1,4 @@
-import type { ExternalAccountType } from '../../accounts/domain/external-account/account-identifiers';
+import type { ExternalAccountType } from '../../accounts';
 import { FieldError } from '../../infra/domain/domain-error';
 
 /**

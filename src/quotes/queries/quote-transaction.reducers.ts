@@ -1,5 +1,5 @@
-import { TransactionRow, TransactionView, TransactionViewReducer, foldTransactionRow } from '../../accounts/queries/transaction.view';
-import { LEGACY_FAILURE_REASONS, refundReasonOf } from '../../sandbox/quote-scenarios';
+import { TransactionRow, TransactionView, TransactionViewReducer, foldTransactionRow } from '../../accounts';
+import { LEGACY_FAILURE_REASONS, refundReasonOf } from '../../sandbox';
 import { QuoteEvent, QuoteTerms } from '../domain/quote/quote.events';
 import { pricedCurrency } from '../pricing/payout-currencies';
 import { wirePaymentRail } from '../pricing/rails';

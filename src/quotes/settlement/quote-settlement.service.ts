@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AccountsLedger } from '../../accounts/ledger/accounts-ledger';
-import { WireTransaction, transactionOnWire } from '../../accounts/queries/transaction-wire';
+import { AccountsLedger } from '../../accounts';
+import { WireTransaction, transactionOnWire } from '../../accounts';
 import { APP_CONFIG, AppConfig } from '../../infra/config';
 import { DomainError } from '../../infra/domain/domain-error';
 import { ConcurrencyError } from '../../infra/event-store/event-store.port';
 import { streamNameFor } from '../../infra/ids';
 import { READ_MODEL_WAITER, ReadModelWaiter, awaitOwnWrites } from '../../infra/projections/read-model-waiter';
-import { QuoteScenarioName, TimedSettlementStep, quoteScenarioByName, settlementSchedule } from '../../sandbox/quote-scenarios';
+import { QuoteScenarioName, TimedSettlementStep, quoteScenarioByName, settlementSchedule } from '../../sandbox';
 import { CompletedQuote, ExistingQuote, ProcessingQuote, QuoteCommand, isExpiredAt, quoteExpiredConflict } from '../domain/quote/quote.decider';
 import { quoteTransactionViewFromEvents } from '../queries/quote-transaction.reducers';
 import { QuoteStore } from '../quote-store';

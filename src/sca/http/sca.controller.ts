@@ -6,7 +6,7 @@ import { parseId } from '../../infra/ids';
 import { FieldError } from '../../infra/domain/domain-error';
 import { checkBody, hasErrorAt, throwIfAny } from '../../infra/http/validation';
 import { ConfirmedFactor, PasskeyEnrollment, ScaFactorList, ScaFactorsService } from '../sca-factors.service';
-import { lockedAsConflict, scaFactorNotFound } from '../sca.errors';
+import { lockedAsConflict, scaFactorNotFound } from '../domain/sca.errors';
 import { LoginStart, ScaLoginService, ScaSessionView } from '../sca-login.service';
 import { ScaTotp, TotpEnrollmentConfirmation, TotpEnrollmentStart } from '../sca-totp.service';
 import { ConfirmEnrollmentDto, LoginCompleteDto, LoginStartDto, StartEnrollmentDto, checkIdField, customerIdOf } from './sca.dto';

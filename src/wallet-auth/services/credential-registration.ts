@@ -11,7 +11,7 @@ import { CredentialDetails } from '../domain/wallet/wallet.events';
 import { CreateCredentialBody, parseCreateCredentialBody } from '../http/credential-body';
 import { WalletAuthQuery } from '../queries/wallet-auth.query';
 import { CredentialView, credentialView } from '../queries/wallet-auth.views';
-import { emailUsedByAnotherWallet, missingContact, walletUnauthorized } from '../wallet-auth.errors';
+import { emailUsedByAnotherWallet, missingContact, walletUnauthorized } from '../domain/wallet-auth.errors';
 import { InitialCredentials } from './initial-credentials';
 import { SignedCallHeaders, SignedRequests, bodyHash, readSignedCall } from './signed-requests';
 import { WalletAccounts } from './wallet-accounts';

@@ -3,7 +3,7 @@ import { HttpResult, withStatus } from '../../infra/http/http-result';
 import { WALLET_ACTIVITY_TYPES } from '../../shared/wallet-payloads';
 import { credentialCount } from '../domain/wallet/wallet.decider';
 import { WalletAuthQuery } from '../queries/wallet-auth.query';
-import { credentialNotFound, lastCredentialError } from '../wallet-auth.errors';
+import { credentialNotFound, lastCredentialError } from '../domain/wallet-auth.errors';
 import { SignedCallHeaders, SignedRequests, readSignedCall } from './signed-requests';
 import { WalletAccounts } from './wallet-accounts';
 import { WalletAuthStore } from './wallet-auth.store';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AccountsLedger } from '../../accounts/ledger/accounts-ledger';
-import { customerAccountId } from '../../accounts/provisioning/internal-account-provisioner';
+import { AccountsLedger } from '../../accounts';
+import { customerAccountId } from '../../accounts';
 import { DomainError } from '../../infra/domain/domain-error';
 import { EventStoreService } from '../../infra/event-store/event-store.service';
 import { parseId, streamNameFor, uuidv7From, uuidv7Millis } from '../../infra/ids';

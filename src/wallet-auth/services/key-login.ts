@@ -8,7 +8,7 @@ import { checkOidcTokenForVerify } from '../crypto/oidc-token';
 import { CredentialDetails } from '../domain/wallet/wallet.events';
 import { CredentialView } from '../queries/wallet-auth.views';
 import { CREATE_SESSION_ACTIVITY_TYPE, SESSION_LIFETIME_MS } from '../wallet-auth.constants';
-import { credentialSetChangedError, walletSignatureError, walletUnauthorized } from '../wallet-auth.errors';
+import { credentialSetChangedError, walletSignatureError, walletUnauthorized } from '../domain/wallet-auth.errors';
 import { SignedCallHeaders, SignedRequests } from './signed-requests';
 import { WalletAccounts } from './wallet-accounts';
 import { WalletAuthStore } from './wallet-auth.store';

@@ -10,7 +10,7 @@ import { buildOtpVerificationToken, otpVerificationTypeFor } from '../crypto/otp
 import { CredentialDetails, OtpCredentialType } from '../domain/wallet/wallet.events';
 import { CredentialView } from '../queries/wallet-auth.views';
 import { OTP_CHALLENGE_LIFETIME_MS, vaultIds } from '../wallet-auth.constants';
-import { walletSignatureError, walletUnauthorized } from '../wallet-auth.errors';
+import { walletSignatureError, walletUnauthorized } from '../domain/wallet-auth.errors';
 import { OtpCodes } from './otp-codes';
 import { SignedCall, SignedRequests } from './signed-requests';
 import { WalletAccounts } from './wallet-accounts';

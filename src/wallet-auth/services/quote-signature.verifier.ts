@@ -1,9 +1,28 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../infra/domain/domain-error';
-import { QuoteExecutionSignatureVerifier, QuoteSignatureInput, QuoteSignatureResult } from '../../quotes/execution/quote-execution-signature';
-import { verifyWalletSignatureHeader } from '../crypto/wallet-signature';
+import { WalletSignatureFailureCode, verifyWalletSignatureHeader } from '../crypto/wallet-signature';
 import { WalletAccounts } from './wallet-accounts';
 import { WalletSessions } from './wallet-sessions';
+
+/** What the quotes context asks before executing a quote funded from an embedded wallet. */
+export interface QuoteSignatureInput {
+  platformId: string;
+  quote: {
+    quoteId: string;
+    /** The EMBEDDED_WALLET internal account the quote spends from. */
+    walletAccountId: string;
+    /** The exact text stored on the quote (paymentInstructions[].accountOrWalletInfo.payloadToSign). */
+    payloadToSign: string;
+  };
+  /** The header as received (absent, one value, or repeated). */
+  header: string | string[] | undefined;
+}
+
+export type QuoteSignatureResult = { ok: true } | { ok: false; code: WalletSignatureFailureCode; reason: string };
+
+export interface QuoteExecutionSignatureVerifier {
+  verify(input: QuoteSignatureInput): Promise<QuoteSignatureResult>;
+}
 
 /**
  * The full check of `Service-Wallet-Signature` on `POST /quotes/{id}/execute` (SPEC.md

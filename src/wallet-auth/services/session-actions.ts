@@ -8,7 +8,7 @@ import { isSessionActive, SessionRecord } from '../domain/session/session.decide
 import { ClientPublicKeyDto } from '../http/wallet-auth.dto';
 import { WalletAuthQuery } from '../queries/wallet-auth.query';
 import { SESSION_LIFETIME_MS } from '../wallet-auth.constants';
-import { sessionNotFound, walletUnauthorized } from '../wallet-auth.errors';
+import { sessionNotFound, walletUnauthorized } from '../domain/wallet-auth.errors';
 import { SignedCallHeaders, SignedRequests, readSignedCall } from './signed-requests';
 import { WalletAccounts } from './wallet-accounts';
 import { WalletAuthStore } from './wallet-auth.store';

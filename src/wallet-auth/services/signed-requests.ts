@@ -6,7 +6,7 @@ import { VerifiedWalletSignature, parseWalletSignatureHeader, verifyParsedWallet
 import { PendingRequest } from '../domain/request/request.decider';
 import { WalletRequestAction } from '../domain/request/request.events';
 import { REQUEST_LIFETIME_MS } from '../wallet-auth.constants';
-import { credentialSetChangedError, walletSignatureError, walletUnauthorized } from '../wallet-auth.errors';
+import { credentialSetChangedError, walletSignatureError, walletUnauthorized } from '../domain/wallet-auth.errors';
 import { WalletAuthStore } from './wallet-auth.store';
 
 /** The two headers of a signed retry, as received. */

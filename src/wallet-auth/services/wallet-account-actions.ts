@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { InternalAccountsQuery } from '../../accounts/queries/internal-accounts.query';
+import { InternalAccountsQuery } from '../../accounts';
 import { KEY_VAULT, KeyVault } from '../../infra/crypto/key-vault';
 import { ValidationError } from '../../infra/domain/domain-error';
 import { READ_MODEL_WAITER, ReadModelWaiter, awaitOwnWrites } from '../../infra/projections/read-model-waiter';
@@ -10,7 +10,7 @@ import { WALLET_ACTIVITY_TYPES } from '../../shared/wallet-payloads';
 import { UNCOMPRESSED_CLIENT_PUBLIC_KEY_PATTERN, checkClientPublicKey, sealWalletCredentials } from '../crypto/credential-bundle';
 import { ClientPublicKeyDto, UpdateWalletPrivacyDto } from '../http/wallet-auth.dto';
 import { vaultIds } from '../wallet-auth.constants';
-import { walletAccountNotFound } from '../wallet-auth.errors';
+import { walletAccountNotFound } from '../domain/wallet-auth.errors';
 import { SignedCallHeaders, SignedRequests, readSignedCall } from './signed-requests';
 import { WalletAccounts } from './wallet-accounts';
 import { WalletAuthStore } from './wallet-auth.store';

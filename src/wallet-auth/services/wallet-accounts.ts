@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InternalAccountDetails, InternalAccountsQuery } from '../../accounts/queries/internal-accounts.query';
+import { InternalAccountDetails, InternalAccountsQuery } from '../../accounts';
 import { APP_CONFIG, AppConfig } from '../../infra/config';
 import { KEY_VAULT, KeyVault } from '../../infra/crypto/key-vault';
 import { P256KeyPair } from '../../infra/crypto/p256';
 import { DomainError, ValidationError } from '../../infra/domain/domain-error';
 import { parseId } from '../../infra/ids';
-import { EmbeddedWalletConfig } from '../../platforms/domain/platform/platform.events';
-import { PlatformConfigQuery, WALLET_ENCLAVE_KEY } from '../../platforms/queries/platform-config.query';
-import { unknownWalletAccountParameter, walletAccountNotFound } from '../wallet-auth.errors';
+import { EmbeddedWalletConfig } from '../../platforms';
+import { PlatformConfigQuery, WALLET_ENCLAVE_KEY } from '../../platforms';
+import { unknownWalletAccountParameter, walletAccountNotFound } from '../domain/wallet-auth.errors';
 
 /**
  * Facts from other contexts the wallet flows need: the embedded wallet account (accounts

@@ -8,7 +8,7 @@ import { WalletSessionCommand, WalletSessionState, walletSessionDecider } from '
 import { WalletSessionEvent } from '../domain/session/session.events';
 import { WalletCommand, WalletState, walletDecider } from '../domain/wallet/wallet.decider';
 import { WalletEvent } from '../domain/wallet/wallet.events';
-import { walletAccountNotFound } from '../wallet-auth.errors';
+import { walletAccountNotFound } from '../domain/wallet-auth.errors';
 
 /**
  * The context's three stream kinds: `walletAuth-<account uuid>` (credentials of one wallet),

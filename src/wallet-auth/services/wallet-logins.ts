@@ -7,7 +7,7 @@ import { parseVerifyBody } from '../http/credential-body';
 import { ChallengeDto, OauthVerifyDto, OtpVerifyDto, PasskeyVerifyDto } from '../http/wallet-auth.dto';
 import { WalletAuthQuery } from '../queries/wallet-auth.query';
 import { CredentialView } from '../queries/wallet-auth.views';
-import { credentialNotFound } from '../wallet-auth.errors';
+import { credentialNotFound } from '../domain/wallet-auth.errors';
 import { KeyLogin } from './key-login';
 import { OtpLogin } from './otp-login';
 import { RateLimitedOperation, WalletRateLimiter } from './rate-limiter';

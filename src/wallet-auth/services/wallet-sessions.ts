@@ -10,7 +10,7 @@ import { CredentialDetails } from '../domain/wallet/wallet.events';
 import { WalletAuthQuery } from '../queries/wallet-auth.query';
 import { SessionView, sessionView } from '../queries/wallet-auth.views';
 import { SESSION_LIFETIME_MS } from '../wallet-auth.constants';
-import { walletSignatureError } from '../wallet-auth.errors';
+import { walletSignatureError } from '../domain/wallet-auth.errors';
 import { WalletAuthStore } from './wallet-auth.store';
 import { WalletClock } from './wallet-clock';
 

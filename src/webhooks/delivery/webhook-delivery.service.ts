@@ -1,7 +1,7 @@
 import { KeyObject } from 'node:crypto';
 import { WebhookDeliveryConfig } from '../../infra/config';
 import { KeyVault } from '../../infra/crypto/key-vault';
-import { PlatformConfigQuery, WEBHOOK_SIGNING_KEY } from '../../platforms/queries/platform-config.query';
+import { PlatformConfigQuery, WEBHOOK_SIGNING_KEY } from '../../platforms';
 import { AttemptRecord, AttemptTrigger, DeliveryForAttempt, DeliveryStore } from './delivery-store';
 import { MicroBatcher } from './micro-batcher';
 import { DeliveryStatus, isSuccess, nextStep } from './retry-policy';

@@ -1,7 +1,7 @@
 import * as dns from 'node:dns';
 import * as http from 'node:http';
 import * as https from 'node:https';
-import { isInternalHost } from '../../platforms/webhook-endpoint-policy';
+import { isInternalHost } from '../../platforms';
 import { parseRetryAfterMs } from './retry-policy';
 
 /** What one POST gave: an answer (status, start of its body) or the reason there was none. */

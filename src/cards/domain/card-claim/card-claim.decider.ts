@@ -1,5 +1,5 @@
 import { Decider } from '../../../infra/domain/decider';
-import { platformCardIdTaken } from '../../cards.errors';
+import { platformCardIdTaken } from '../cards.errors';
 
 /**
  * A platform's `platformCardId` names at most one card, for good: a closed card keeps its

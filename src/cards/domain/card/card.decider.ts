@@ -1,6 +1,6 @@
 import { Decider } from '../../../infra/domain/decider';
 import { DomainError } from '../../../infra/domain/domain-error';
-import { cardNotFound } from '../../cards.errors';
+import { cardNotFound } from '../cards.errors';
 import {
   CardEvent,
   CardForm,

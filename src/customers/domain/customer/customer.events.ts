@@ -1,4 +1,4 @@
-import { PersonalSecret } from '../../../infra/crypto/personal-data';
+import { PersonalSecret } from '../../../infra/domain/personal-secret';
 
 /**
  * Events of the customer stream (`customer-<uuid>`). Documents and verifications live in the

@@ -1,4 +1,4 @@
-import { personalDataKeyId } from '../../../infra/crypto/personal-data';
+import { personalDataKeyId } from '../../../infra/domain/personal-secret';
 import { CustomerProfile, DocumentRecord } from './customer.events';
 
 /**

@@ -8,7 +8,7 @@ import {
   passkeyAlreadyEnrolled,
   scaFactorNotFound,
   scaSessionRequired,
-} from '../../sca.errors';
+} from '../sca.errors';
 import { ChallengeFactor, LoginFactor, PasskeyChallengeData } from '../sca-factor';
 import { ScaProfileEvent } from './profile.events';
 

@@ -1,6 +1,6 @@
 import { Decider } from '../../../infra/domain/decider';
 import { DomainError } from '../../../infra/domain/domain-error';
-import { challengeAlreadyAuthorized, challengeExpired, resendNotAvailable, resendTooSoon } from '../../sca.errors';
+import { challengeAlreadyAuthorized, challengeExpired, resendNotAvailable, resendTooSoon } from '../sca.errors';
 import { ChallengeFactor, PasskeyChallengeData, ScaPurpose } from '../sca-factor';
 import { SCA_NOT_COMPLETED, ScaSequenceEvent, ScaSubject, SequenceStep } from './sequence.events';
 

@@ -1,5 +1,5 @@
 import { Decider } from '../../../infra/domain/decider';
-import { walletUnauthorized } from '../../wallet-auth.errors';
+import { walletUnauthorized } from '../wallet-auth.errors';
 import { WalletRequestEvent, WalletRequestIssued } from './request.events';
 
 /**

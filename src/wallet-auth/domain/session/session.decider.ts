@@ -1,5 +1,5 @@
 import { Decider } from '../../../infra/domain/decider';
-import { sessionNotFound } from '../../wallet-auth.errors';
+import { sessionNotFound } from '../wallet-auth.errors';
 import { WalletSessionCreated, WalletSessionEvent } from './session.events';
 
 /** A session lasts 15 minutes (SPEC.md "Session", "Limits"). */

@@ -6,7 +6,7 @@ import {
   fieldError,
   lastCredentialError,
   walletUnauthorized,
-} from '../../wallet-auth.errors';
+} from '../wallet-auth.errors';
 import { CredentialDetails, WalletEvent, isOtpCredentialType } from './wallet.events';
 
 /**

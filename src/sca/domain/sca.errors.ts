@@ -1,4 +1,4 @@
-import { DomainError, FieldError } from '../infra/domain/domain-error';
+import { DomainError, FieldError } from '../../infra/domain/domain-error';
 
 /**
  * The SCA context's refusals (codes from the catalogue). Plain DomainErrors so that deciders can

@@ -1,8 +1,8 @@
 import { Body, Controller, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
-import { InternalAccountView } from '../../accounts/queries/internal-account.view';
-import { FundDto } from '../../accounts/http/accounts.dto';
-import { TransfersService } from '../../accounts/transfers/transfers.service';
+import { InternalAccountView } from '../queries/internal-account.view';
+import { FundDto } from './accounts.dto';
+import { TransfersService } from '../transfers/transfers.service';
 import { APP_CONFIG, AppConfig } from '../../infra/config';
 import { DomainError } from '../../infra/domain/domain-error';
 import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';

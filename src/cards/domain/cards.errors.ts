@@ -1,4 +1,4 @@
-import { DomainError, FieldError } from '../infra/domain/domain-error';
+import { DomainError, FieldError } from '../../infra/domain/domain-error';
 
 /**
  * Codes of the cards context (all in src/infra/http/error-catalogue.ts): `REFERENCE_NOT_FOUND`

@@ -1,4 +1,4 @@
-import { DomainError, FieldConstraint, ValidationError } from '../infra/domain/domain-error';
+import { DomainError, FieldConstraint, ValidationError } from '../../infra/domain/domain-error';
 
 /**
  * The embedded-wallet context's refusals, all from the catalogue (SPEC.md "Errors"). Wallet-flow

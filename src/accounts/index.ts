@@ -1,0 +1,28 @@
+/**
+ * The accounts context's public entry: what other contexts, the read models and the app module may
+ * use. Anything not exported here is internal to the context (test/architecture checks it).
+ */
+export { AccountsModule } from './accounts.module';
+export { EXTERNAL_ACCOUNT_TYPES, currenciesFor, railsFor } from './domain/external-account/account-identifiers';
+export type { ExternalAccountType } from './domain/external-account/account-identifiers';
+export { externalAccountDecider } from './domain/external-account/external-account.decider';
+export type { ExternalAccountState } from './domain/external-account/external-account.decider';
+export { EXTERNAL_ACCOUNT_EVENT_TYPES } from './domain/external-account/external-account.events';
+export type { ExternalAccountEvent } from './domain/external-account/external-account.events';
+export { INTERNAL_ACCOUNT_EVENT_TYPES } from './domain/internal-account/internal-account.events';
+export type { InternalAccountEvent } from './domain/internal-account/internal-account.events';
+export type { TransferParties } from './domain/transaction/transaction.events';
+export { AccountsLedger } from './ledger/accounts-ledger';
+export type { LedgerAccountSnapshot } from './ledger/accounts-ledger';
+export { INSUFFICIENT_FUNDS, insufficientFunds, isInsufficientFunds } from './ledger/insufficient-funds';
+export { customerAccountId } from './provisioning/internal-account-provisioner';
+export type { ExternalAccountDetails } from './queries/external-account.view';
+export { ExternalAccountsQuery } from './queries/external-accounts.query';
+export { movementTime } from './queries/internal-account.view';
+export { InternalAccountsQuery } from './queries/internal-accounts.query';
+export type { InternalAccountDetails } from './queries/internal-accounts.query';
+export { transactionOnWire } from './queries/transaction-wire';
+export type { WireTransaction } from './queries/transaction-wire';
+export { foldTransactionRow } from './queries/transaction.view';
+export type { TransactionRow, TransactionView, TransactionViewReducer } from './queries/transaction.view';
+export { TRANSFER_TRANSACTION_REDUCERS } from './queries/transfer-transaction.reducers';

@@ -1,0 +1,14 @@
+/**
+ * The customers context's public entry: what other contexts, the read models and the app module may
+ * use. Anything not exported here is internal to the context (test/architecture checks it).
+ */
+export { CustomerLifecycleHooks } from './customer-lifecycle-hooks';
+export { CustomersHttpModule } from './customers-http.module';
+export { CustomersModule } from './customers.module';
+export { customerDecider } from './domain/customer/customer.decider';
+export type { CustomerState } from './domain/customer/customer.decider';
+export { CUSTOMER_EVENT_TYPES } from './domain/customer/customer.events';
+export type { CustomerEvent } from './domain/customer/customer.events';
+export { customerView, documentView, verificationView } from './queries/customer.view';
+export type { CustomerView } from './queries/customer.view';
+export { CustomersQuery } from './queries/customers.query';
