@@ -3,6 +3,7 @@ import { erasePersonalData } from '../../src/customers/personal-data-erasure';
 import { KEY_VAULT_DDL } from '../../src/infra/crypto/key-vault';
 import { DomainError } from '../../src/infra/domain/domain-error';
 import { EventStoreService } from '../../src/infra/event-store/event-store.service';
+import { CommandStore } from '../../src/infra/commands/command-store';
 import { parseId } from '../../src/infra/ids';
 import { CliOutput, OperatorDatabase, OperatorError, openOperatorDatabase } from './database';
 
@@ -31,7 +32,7 @@ export async function runEraseCli(argv: string[], output: CliOutput): Promise<nu
   }
   output.stderr.write(`${database.description}\n`);
   try {
-    const result = await erasePersonalData(new EventStoreService(database.store), database.pool, parsed);
+    const result = await erasePersonalData(new CommandStore(new EventStoreService(database.store)), database.pool, parsed);
     output.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (error) {

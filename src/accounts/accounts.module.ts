@@ -3,6 +3,7 @@ import { CustomerLifecycleHooks } from '../customers';
 import { CustomersModule } from '../customers';
 import { CustomersQuery } from '../customers';
 import { APP_CONFIG, AppConfig } from '../infra/config';
+import { CommandStore } from '../infra/commands/command-store';
 import { EventStoreService } from '../infra/event-store/event-store.service';
 import { ReactorRegistry } from '../infra/infra.module';
 import { READ_MODEL_WAITER, ReadModelWaiter } from '../infra/projections/read-model-waiter';
@@ -59,6 +60,7 @@ export class AccountsModule implements OnModuleInit {
     private readonly reactors: ReactorRegistry,
     private readonly tasks: TaskScheduler,
     private readonly events: EventStoreService,
+    private readonly commands: CommandStore,
     private readonly webhookMappers: WebhookMappers,
     private readonly customers: CustomersQuery,
     private readonly internalAccounts: InternalAccountsQuery,
@@ -74,7 +76,7 @@ export class AccountsModule implements OnModuleInit {
     );
     this.reactors.register(platformAccountsReactor(this.provisioner));
     this.reactors.register(customerCurrencyAccountsReactor(this.provisioner, this.customers, this.waiter));
-    this.reactors.register(transferProcessReactor(this.events, this.transfers, this.tasks, this.config));
+    this.reactors.register(transferProcessReactor(this.commands, this.transfers, this.tasks, this.config));
     this.tasks.register(SETTLE_TRANSFER_TASK, (payload) => this.transfers.settle(payload.subjectId));
     this.reactors.register(beneficiaryCheckReactor(this.tasks, this.config));
     this.tasks.register(RESOLVE_BENEFICIARY_CHECK_TASK, (payload) => this.externalAccounts.resolvePendingBeneficiaryCheck(payload.subjectId));

@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CustomersQuery } from '../customers';
 import { APP_CONFIG, AppConfig } from '../infra/config';
 import { DomainError, FieldError, ValidationError } from '../infra/domain/domain-error';
-import { EventStoreService } from '../infra/event-store/event-store.service';
 import { newId, streamNameFor } from '../infra/ids';
 import { beneficiaryCheck, pendingCheckOutcome } from '../sandbox';
 import { ScaChallenges, sequenceIdOfFirstChallenge } from '../sca';
@@ -12,6 +11,8 @@ import { scaNotRequired } from '../sca';
 import { ExternalAccountCommand, ExternalAccountState, externalAccountDecider, externalAccountNotFound } from './domain/external-account/external-account.decider';
 import { AccountInfo, TrustAction, beneficiaryName } from './domain/external-account/external-account.events';
 import { ExternalAccountView, externalAccountView } from './queries/external-account.view';
+import { CommandStore } from '../infra/commands/command-store';
+import { EXTERNAL_ACCOUNT_STREAM } from './streams';
 
 export interface NewExternalAccount {
   customerId: string;
@@ -45,7 +46,7 @@ export interface TrustStart {
 @Injectable()
 export class ExternalAccountsService {
   constructor(
-    private readonly events: EventStoreService,
+    private readonly commands: CommandStore,
     private readonly customers: CustomersQuery,
     private readonly scaCustomers: ScaCustomers,
     private readonly scaChallenges: ScaChallenges,
@@ -66,7 +67,7 @@ export class ExternalAccountsService {
       throw new ValidationError(errors, 'INVALID_BANK_ACCOUNT', 'The account cannot receive payments');
     }
     const externalAccountId = newId('ExternalAccount');
-    const result = await this.events.handle(streamNameFor(externalAccountId), externalAccountDecider, {
+    const result = await this.commands.handle(EXTERNAL_ACCOUNT_STREAM, streamNameFor(externalAccountId), {
       type: 'CreateExternalAccount',
       created: {
         externalAccountId,
@@ -91,10 +92,10 @@ export class ExternalAccountsService {
    * when the check is no longer pending or the account was deleted.
    */
   async resolvePendingBeneficiaryCheck(externalAccountId: string): Promise<void> {
-    const { state } = await this.events.load(streamNameFor(externalAccountId), externalAccountDecider);
+    const { state } = await this.commands.load(EXTERNAL_ACCOUNT_STREAM, streamNameFor(externalAccountId));
     if (state.status !== 'active' || state.beneficiaryVerification?.status !== 'PENDING') return;
     const outcome = pendingCheckOutcome(beneficiaryName(state.accountInfo.beneficiary));
-    await this.events.handle(streamNameFor(externalAccountId), externalAccountDecider, {
+    await this.commands.handle(EXTERNAL_ACCOUNT_STREAM, streamNameFor(externalAccountId), {
       type: 'ResolveBeneficiaryVerification',
       status: outcome.status,
       verifiedFullName: outcome.verifiedFullName,
@@ -103,7 +104,7 @@ export class ExternalAccountsService {
   }
 
   async delete(platformId: string, externalAccountId: string): Promise<void> {
-    await this.events.handle(streamNameFor(externalAccountId), externalAccountDecider, (state): ExternalAccountCommand => {
+    await this.commands.handle(EXTERNAL_ACCOUNT_STREAM, streamNameFor(externalAccountId), (state): ExternalAccountCommand => {
       assertOwned(state, platformId);
       return { type: 'DeleteExternalAccount', now: new Date().toISOString() };
     });
@@ -114,7 +115,7 @@ export class ExternalAccountsService {
    * so the code is accepted once and wrong codes count towards the customer's SCA lock.
    */
   async startTrustChange(platformId: string, externalAccountId: string, action: TrustAction): Promise<TrustStart> {
-    const { state } = await this.events.load(streamNameFor(externalAccountId), externalAccountDecider);
+    const { state } = await this.commands.load(EXTERNAL_ACCOUNT_STREAM, streamNameFor(externalAccountId));
     assertOwned(state, platformId);
     if (!(await this.scaCustomers.appliesTo(platformId, state.customerId))) throw scaNotRequired();
     return this.issueTrustChallenge(platformId, externalAccountId, action, state).catch(asDeclaredTrustError);
@@ -139,7 +140,7 @@ export class ExternalAccountsService {
     });
     const { challengeId, expiresAt } = plan.firstChallenge;
     await this.scaChallenges.open(plan);
-    await this.events.handle(streamNameFor(externalAccountId), externalAccountDecider, (current): ExternalAccountCommand => {
+    await this.commands.handle(EXTERNAL_ACCOUNT_STREAM, streamNameFor(externalAccountId), (current): ExternalAccountCommand => {
       assertOwned(current, platformId);
       return { type: 'StartTrustChange', action, challengeId, expiresAt, now: new Date().toISOString() };
     });
@@ -151,7 +152,7 @@ export class ExternalAccountsService {
   }
 
   async confirmTrustChange(platformId: string, externalAccountId: string, action: TrustAction, confirmation: TrustConfirmation): Promise<ExternalAccountView> {
-    const { state } = await this.events.load(streamNameFor(externalAccountId), externalAccountDecider);
+    const { state } = await this.commands.load(EXTERNAL_ACCOUNT_STREAM, streamNameFor(externalAccountId));
     assertOwned(state, platformId);
     const challenge = state.pendingChallenge;
     // The account's own refusals first (no ceremony, or a lapsed one): the decider answers them.
@@ -176,7 +177,7 @@ export class ExternalAccountsService {
         expectedChallengeId: challenge.challengeId,
       })
       .catch(asDeclaredTrustError);
-    const result = await this.events.handle(streamNameFor(externalAccountId), externalAccountDecider, (current): ExternalAccountCommand => {
+    const result = await this.commands.handle(EXTERNAL_ACCOUNT_STREAM, streamNameFor(externalAccountId), (current): ExternalAccountCommand => {
       assertOwned(current, platformId);
       return { type: 'ConfirmTrustChange', action, proofAccepted: true, now: new Date().toISOString() };
     });

@@ -12,6 +12,8 @@ import { cardClaimDecider } from './domain/card-claim/card-claim.decider';
 import { CardChanges, CardCommand, ExistingCard, IssuerDecision, assertMutable, cardDecider } from './domain/card/card.decider';
 import { CardForm } from './domain/card/card.events';
 import { CardView, cardView } from './queries/card.view';
+import { CommandStore } from '../infra/commands/command-store';
+import { CARD_CLAIM_STREAM, CARD_STREAM } from './streams';
 
 export interface IssueCardInput {
   cardholderId: string;
@@ -38,8 +40,6 @@ export const CARD_ELIGIBLE_FUNDING_CURRENCIES = ['USD', 'USDC', 'USDT', 'USDB'];
 
 /** A claim whose card never got created (a request that died in between) is taken over after this. */
 const ORPHAN_CLAIM_AFTER_MS = 30_000;
-/** Concurrent PATCHes of one card re-decide on the fresh state this many times before 409 CONFLICT. */
-const UPDATE_MAX_ATTEMPTS = 25;
 
 /**
  * Card use cases. Issuance checks the cardholder (KYC APPROVED) and the funding sources, claims
@@ -51,6 +51,7 @@ const UPDATE_MAX_ATTEMPTS = 25;
 export class CardsService {
   constructor(
     private readonly events: EventStoreService,
+    private readonly commands: CommandStore,
     private readonly customers: CustomersQuery,
     private readonly internalAccounts: InternalAccountsQuery,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -63,7 +64,7 @@ export class CardsService {
     const now = new Date().toISOString();
     const platformCardId = input.platformCardId ?? `card-${cardId.replace(/-/g, '').slice(-12)}`;
     await this.claimPlatformCardId(platformId, platformCardId, cardId, now);
-    const result = await this.events.handle(streamNameFor(cardId), cardDecider, {
+    const result = await this.commands.handle(CARD_STREAM, streamNameFor(cardId), {
       type: 'RequestCardIssuance',
       cardId,
       platformId,
@@ -81,17 +82,12 @@ export class CardsService {
 
   async update(platformId: string, cardId: string, changes: CardChanges): Promise<CardView> {
     const stream = streamNameFor(cardId);
-    const { state } = await this.events.load(stream, cardDecider);
+    const { state } = await this.commands.load(CARD_STREAM, stream);
     if (state.status === 'none' || state.platformId !== platformId) throw cardNotFound();
     // A closed card answers 409 whatever else is wrong with the request.
     assertMutable(state, changes);
     if (changes.fundingSources !== undefined) await this.assertFundingSources(platformId, state.cardholderId, changes.fundingSources);
-    const result = await this.events.handle(
-      stream,
-      cardDecider,
-      (): CardCommand => ({ type: 'UpdateCard', platformId, changes, now: new Date().toISOString() }),
-      { maxAttempts: UPDATE_MAX_ATTEMPTS },
-    );
+    const result = await this.commands.handle(CARD_STREAM, stream, (): CardCommand => ({ type: 'UpdateCard', platformId, changes, now: new Date().toISOString() }));
     return cardView(result.state as ExistingCard);
   }
 
@@ -102,19 +98,14 @@ export class CardsService {
    */
   async applyIssuerDecision(cardId: string): Promise<void> {
     const stream = streamNameFor(cardId);
-    const { state } = await this.events.load(stream, cardDecider);
+    const { state } = await this.commands.load(CARD_STREAM, stream);
     if (state.status !== 'PROCESSING' || state.issuerScenario === 'NO_ANSWER') return;
     const scenario = state.issuerScenario;
-    await this.events.handle(
-      stream,
-      cardDecider,
-      (): CardCommand => {
+    await this.commands.handle(CARD_STREAM, stream, (): CardCommand => {
         const now = new Date().toISOString();
         const decision: IssuerDecision = scenario === 'REJECT' ? { outcome: 'REJECTED' } : { outcome: 'ISSUED', ...sandboxCardDetails(cardId, now) };
         return { type: 'RecordIssuerDecision', decision, now };
-      },
-      { maxAttempts: UPDATE_MAX_ATTEMPTS },
-    );
+      });
   }
 
   /**
@@ -161,7 +152,7 @@ export class CardsService {
   private async claimPlatformCardId(platformId: string, platformCardId: string, cardId: string, now: string): Promise<void> {
     const stream = `cardClaim-${uuidv5(`card-claim:${platformId}:${platformCardId}`)}`;
     for (let attempt = 0; attempt < 5; attempt++) {
-      const { state, revision } = await this.events.load(stream, cardClaimDecider);
+      const { state, revision } = await this.commands.load(CARD_CLAIM_STREAM, stream);
       let takeOverFrom: string | null = null;
       if (state.status === 'held' && state.cardId !== cardId && !(await this.holderStillCounts(state.cardId, state.claimedAt, now))) {
         takeOverFrom = state.cardId;

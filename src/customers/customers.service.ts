@@ -27,6 +27,8 @@ import {
 } from './domain/customer/personal-data-fields';
 import { CustomerView, DocumentView, VerificationView, customerStateFromEvents, customerView, documentView, verificationView } from './queries/customer.view';
 import { openCustomerView, openDocumentView } from './queries/personal-data-views';
+import { CommandStore } from '../infra/commands/command-store';
+import { CUSTOMER_KEY_CLAIM_STREAM, CUSTOMER_STREAM } from './streams';
 
 export const DOCUMENT_FILES_DDL = `
 CREATE TABLE IF NOT EXISTS customer_document_files (
@@ -88,6 +90,7 @@ export class CustomersService {
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
     private readonly events: EventStoreService,
+    private readonly commands: CommandStore,
     private readonly hooks: CustomerLifecycleHooks,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly personalData: PersonalDataKeys,
@@ -125,7 +128,7 @@ export class CustomersService {
     const keyId = personalDataKeyId(customerId, 0);
     await this.personalData.create(keyId);
     const profile = await this.sealProfile(keyId, customerId, { ...input.profile, beneficialOwners: stampOwners(input.profile.beneficialOwners, now) });
-    const result = await this.events.handle(streamNameFor(customerId), customerDecider, {
+    const result = await this.commands.handle(CUSTOMER_STREAM, streamNameFor(customerId), {
       type: 'CreateCustomer',
       customerId,
       platformId,
@@ -161,7 +164,7 @@ export class CustomersService {
     if (movesUma) await this.claim(umaAddressKey(umaAddress), 'UMA_ADDRESS_EXISTS', 'This UMA address is already in use', platformId, customerId, now);
     let result;
     try {
-      result = await this.events.handle(streamNameFor(customerId), customerDecider, (state): CustomerCommand => {
+      result = await this.commands.handle(CUSTOMER_STREAM, streamNameFor(customerId), (state): CustomerCommand => {
         assertOwned(state, platformId);
         if (state.status === 'deleted') throw deletedCustomerConflict();
         assertSameDataKey(state, keyId);
@@ -180,7 +183,7 @@ export class CustomersService {
 
   async delete(platformId: string, customerId: string): Promise<CustomerView> {
     const now = new Date().toISOString();
-    const result = await this.events.handle(streamNameFor(customerId), customerDecider, (state): CustomerCommand => {
+    const result = await this.commands.handle(CUSTOMER_STREAM, streamNameFor(customerId), (state): CustomerCommand => {
       assertOwned(state, platformId);
       return { type: 'DeleteCustomer', now };
     });
@@ -201,7 +204,7 @@ export class CustomersService {
    * `whenDeleted()` for a deleted customer (each operation answers the status its reference declares).
    */
   async loadActive(platformId: string, customerId: string, whenDeleted: () => DomainError = customerDeleted): Promise<CustomerState & { status: 'active' }> {
-    const { state } = await this.events.load(streamNameFor(customerId), customerDecider);
+    const { state } = await this.commands.load(CUSTOMER_STREAM, streamNameFor(customerId));
     assertOwned(state, platformId);
     if (state.status === 'deleted') throw whenDeleted();
     return state as CustomerState & { status: 'active' };
@@ -236,7 +239,7 @@ export class CustomersService {
       sha256: createHash('sha256').update(file.buffer).digest('hex'),
       uploadedAt: now,
     };
-    await this.events.handle(streamNameFor(fields.documentHolder), customerDecider, (state): CustomerCommand => {
+    await this.commands.handle(CUSTOMER_STREAM, streamNameFor(fields.documentHolder), (state): CustomerCommand => {
       assertOwned(state, platformId);
       if (state.status === 'deleted') throw whenDeleted();
       assertSameDataKey(state, keyId);
@@ -248,7 +251,7 @@ export class CustomersService {
   async submitVerification(platformId: string, customerId: string): Promise<VerificationView> {
     const verificationId = newId('Verification');
     const now = new Date().toISOString();
-    const result = await this.events.handle(streamNameFor(customerId), customerDecider, (state): CustomerCommand => {
+    const result = await this.commands.handle(CUSTOMER_STREAM, streamNameFor(customerId), (state): CustomerCommand => {
       assertOwned(state, platformId);
       if (state.status === 'deleted') throw deletedCustomerReference('customerId');
       return { type: 'SubmitVerification', verificationId, scenario: this.scenarioFor(state), now };
@@ -311,7 +314,7 @@ export class CustomersService {
   private async claim(key: string, code: string, message: string, platformId: string, customerId: string, now: string): Promise<void> {
     const stream = claimStreamName(key);
     for (let attempt = 0; attempt < 5; attempt++) {
-      const { state, revision } = await this.events.load(stream, claimDecider);
+      const { state, revision } = await this.commands.load(CUSTOMER_KEY_CLAIM_STREAM, stream);
       let takeOverFrom: string | null = null;
       if (state.status === 'held' && state.customerId !== customerId) {
         if (await this.holderStillCounts(state.customerId, state.claimedAt, now, key)) throw new DomainError(code, message);
@@ -330,7 +333,7 @@ export class CustomersService {
   }
 
   private async release(key: string, platformId: string, customerId: string, now: string): Promise<void> {
-    await this.events.handle(claimStreamName(key), claimDecider, { type: 'ReleaseKey', key, platformId, customerId, now }, { maxAttempts: 20 });
+    await this.commands.handle(CUSTOMER_KEY_CLAIM_STREAM, claimStreamName(key), { type: 'ReleaseKey', key, platformId, customerId, now });
   }
 
   /**

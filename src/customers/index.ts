@@ -4,6 +4,7 @@
  */
 export { CustomerLifecycleHooks } from './customer-lifecycle-hooks';
 export { CustomersHttpModule } from './customers-http.module';
+export { CUSTOMER_STREAM } from './streams';
 export { CustomersModule } from './customers.module';
 export { customerDecider } from './domain/customer/customer.decider';
 export type { CustomerState } from './domain/customer/customer.decider';

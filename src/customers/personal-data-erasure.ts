@@ -5,6 +5,8 @@ import { streamNameFor } from '../infra/ids';
 import { customerDecider } from './domain/customer/customer.decider';
 import { currentPersonalDataKeyId } from './domain/customer/personal-data-fields';
 import { customerNotFound } from './customers.errors';
+import { CommandStore } from '../infra/commands/command-store';
+import { CUSTOMER_STREAM } from './streams';
 
 export interface PersonalDataErasure {
   platformId: string;
@@ -30,16 +32,13 @@ export interface PersonalDataErasureResult {
  * once. Idempotent: a crash between the two steps is finished by running it again, and a repeated
  * erasure with nothing sealed since appends nothing. Needs no master key.
  */
-export async function erasePersonalData(events: EventStoreService, pool: Pool, erasure: PersonalDataErasure): Promise<PersonalDataErasureResult> {
+export async function erasePersonalData(commands: CommandStore, pool: Pool, erasure: PersonalDataErasure): Promise<PersonalDataErasureResult> {
   const stream = streamNameFor(erasure.customerId);
-  const loaded = await events.load(stream, customerDecider);
+  const loaded = await commands.load(CUSTOMER_STREAM, stream);
   if (loaded.state.status === 'none' || loaded.state.platformId !== erasure.platformId) throw customerNotFound();
   const currentKeyExists = await sealedSecretExists(pool, currentPersonalDataKeyId(loaded.state));
   const now = erasure.now ?? new Date().toISOString();
-  const result = await events.handle(
-    stream,
-    customerDecider,
-    { type: 'ErasePersonalData', currentKeyExists, erasedBy: erasure.erasedBy, reason: erasure.reason, now },
+  const result = await commands.handle(CUSTOMER_STREAM, stream, { type: 'ErasePersonalData', currentKeyExists, erasedBy: erasure.erasedBy, reason: erasure.reason, now },
     { metadata: { platformId: erasure.platformId, actor: `operator:${erasure.erasedBy}` } },
   );
   const state = result.state;

@@ -3,6 +3,7 @@ import { Pool } from 'pg';
 import { APP_CONFIG, AppConfig, splitDeployment } from './config';
 import { KEY_VAULT, KeyVault } from './crypto/key-vault';
 import { EVENT_STORE, EventStore } from './event-store/event-store.port';
+import { CommandStore } from './commands/command-store';
 import { EventStoreService } from './event-store/event-store.service';
 import { IdempotencyService } from './http/idempotency.service';
 import { PG_POOL } from './postgres/pool';
@@ -82,6 +83,7 @@ export class InfraModule {
         { provide: PG_POOL, useValue: runtime.pool },
         { provide: EVENT_STORE, useValue: runtime.eventStore },
         { provide: EventStoreService, useValue: eventStoreService(runtime) },
+        { provide: CommandStore, inject: [EventStoreService], useFactory: (events: EventStoreService) => new CommandStore(events) },
         { provide: PROJECTIONS, useValue: runtime.projections },
         { provide: IdempotencyService, useValue: new IdempotencyService(runtime.pool) },
         { provide: KEY_VAULT, useValue: new KeyVault(runtime.pool, runtime.masterKey) },
@@ -115,7 +117,7 @@ export class InfraModule {
         InfraLifecycle,
       ],
       exports: [
-        APP_CONFIG, PG_POOL, EVENT_STORE, EventStoreService, IdempotencyService, KEY_VAULT, QUEUE_SERVICE,
+        APP_CONFIG, PG_POOL, EVENT_STORE, EventStoreService, CommandStore, IdempotencyService, KEY_VAULT, QUEUE_SERVICE,
         ReactorRegistry, ProjectionRunner, READ_MODEL_WAITER, TaskScheduler, PROJECTIONS,
       ],
     };

@@ -4,7 +4,6 @@ import * as path from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
 import { APP_CONFIG, AppConfig } from '../infra/config';
-import { EventStoreService } from '../infra/event-store/event-store.service';
 import { newId, streamNameFor } from '../infra/ids';
 import { logger } from '../infra/logger';
 import { PG_POOL } from '../infra/postgres/pool';
@@ -12,6 +11,8 @@ import { READ_MODEL_WAITER, READ_YOUR_WRITES_TIMEOUT_MS, ReadModelWaiter } from 
 import { DEFAULT_SANDBOX_CONFIG, platformDecider } from './domain/platform/platform.decider';
 import { PlatformConfig } from './domain/platform/platform.events';
 import { PLATFORM_CREDENTIALS_DDL, PlatformCredentialStore } from './platform-credentials';
+import { CommandStore } from '../infra/commands/command-store';
+import { PLATFORM_STREAM } from './streams';
 
 export interface CreatedPlatform {
   platformId: string;
@@ -24,7 +25,7 @@ export interface CreatedPlatform {
 export class PlatformsService {
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
-    private readonly events: EventStoreService,
+    private readonly commands: CommandStore,
     private readonly credentials: PlatformCredentialStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(READ_MODEL_WAITER) private readonly waiter: ReadModelWaiter,
@@ -40,7 +41,7 @@ export class PlatformsService {
     const platformId = newId('Platform');
     const clientId = options.clientId ?? `client_${randomBytes(8).toString('hex')}`;
     const clientSecret = options.clientSecret ?? `secret_${randomBytes(24).toString('base64url')}`;
-    const registered = await this.events.handle(streamNameFor(platformId), platformDecider, {
+    const registered = await this.commands.handle(PLATFORM_STREAM, streamNameFor(platformId), {
       type: 'RegisterPlatform',
       platformId,
       name: options.name ?? 'Sandbox platform',

@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '../infra/domain/domain-error';
-import { ConcurrencyError, RecordedEvent } from '../infra/event-store/event-store.port';
-import { EventStoreService } from '../infra/event-store/event-store.service';
+import { CommandStore, LoadedStream } from '../infra/commands/command-store';
+import { streamType } from '../infra/commands/stream-type';
+import { RecordedEvent } from '../infra/event-store/event-store.port';
 import { parseId, streamNameFor, uuidv5 } from '../infra/ids';
-import { recordAppendedPosition } from '../infra/request-context';
 import { ExistingQuote, QuoteCommand, QuoteState, quoteDecider, quoteNotFound } from './domain/quote/quote.decider';
 import { QuoteEvent } from './domain/quote/quote.events';
-import { foldQuote } from './queries/quote.view';
 
 export interface LoadedQuote {
   state: QuoteState;
@@ -24,8 +22,20 @@ export interface DecidedQuote {
   revision: number | 'no_stream';
 }
 
-const MAX_ATTEMPTS = 20;
-const RECENT_LIMIT = 20_000;
+/**
+ * Quote streams in the command store: the state of recently used quotes stays in memory (an
+ * execute, its hold and its settlement touch one quote several times within a second), whole
+ * streams are read (callers build transaction views from the recorded events), and a quote
+ * contended by racing executes re-decides up to 20 times.
+ */
+export const QUOTE_STREAM = streamType({
+  name: 'quote',
+  decider: quoteDecider,
+  maxAttempts: 20,
+  conflictMessage: 'The quote was changed concurrently; retry the request',
+  cacheSize: 20_000,
+  fullReads: true,
+});
 
 /** The ledger hold of one execute attempt: deterministic, so every process places the same one. */
 export function holdIdFor(quoteId: string, attempt: number): string {
@@ -40,41 +50,33 @@ export function holdIdFor(quoteId: string, attempt: number): string {
  */
 @Injectable()
 export class QuoteStore {
-  /**
-   * The state and revision of quotes this process recently wrote or read. A step decided on it
-   * appends at that revision, so a write by another process since shows up as a conflict (and a
-   * fresh read); a refusal or a no-op decided on it is checked against the stream first.
-   */
-  private readonly recent = new Map<string, { state: ExistingQuote; revision: number }>();
-
-  constructor(private readonly events: EventStoreService) {}
+  constructor(private readonly commands: CommandStore) {}
 
   async load(quoteId: string): Promise<LoadedQuote> {
     if (!parseId('Quote', quoteId)) throw quoteNotFound();
-    const recorded = await this.events.readStream(streamNameFor(quoteId));
-    const last = recorded[recorded.length - 1];
-    if (last) recordAppendedPosition(last.position);
-    const state = foldQuote(recorded);
-    if (last && state.status !== 'none') this.remember(state, last.revision);
-    return { state, revision: last ? last.revision : 'no_stream', recorded };
+    return loadedQuote(await this.commands.load(QUOTE_STREAM, streamNameFor(quoteId)));
   }
 
-  /** The state this process last knew (see `recent`), else the stream. */
+  /** The state this process last knew (its cache), else the stream. */
   async loadRecent(quoteId: string): Promise<LoadedQuote> {
-    const known = this.recent.get(quoteId);
-    return known ? { state: known.state, revision: known.revision, recorded: [], fromMemory: true } : this.load(quoteId);
-  }
-
-  private remember(state: ExistingQuote, revision: number): void {
-    this.recent.delete(state.quoteId);
-    this.recent.set(state.quoteId, { state, revision });
-    if (this.recent.size > RECENT_LIMIT) this.recent.delete(this.recent.keys().next().value!);
+    if (!parseId('Quote', quoteId)) throw quoteNotFound();
+    return loadedQuote(await this.commands.loadCached(QUOTE_STREAM, streamNameFor(quoteId)));
   }
 
   /** The quote of this platform; another platform's quote answers exactly like an unknown one. */
   async loadFor(platformId: string, quoteId: string): Promise<LoadedQuote & { state: ExistingQuote }> {
     const loaded = await this.load(quoteId);
     if (loaded.state.status === 'none' || loaded.state.platformId !== platformId) throw quoteNotFound();
+    return loaded as LoadedQuote & { state: ExistingQuote };
+  }
+
+  /** loadFor from what this process remembers, else from the stream. */
+  async loadRecentFor(platformId: string, quoteId: string): Promise<LoadedQuote & { state: ExistingQuote }> {
+    const loaded = await this.loadRecent(quoteId);
+    if (loaded.state.status === 'none' || loaded.state.platformId !== platformId) {
+      if (loaded.fromMemory) return this.loadFor(platformId, quoteId);
+      throw quoteNotFound();
+    }
     return loaded as LoadedQuote & { state: ExistingQuote };
   }
 
@@ -87,14 +89,7 @@ export class QuoteStore {
     if (decided.length === 0) return { state: next, events: [], revision };
     // Fresh event ids: the expected revision is what makes one writer win. Ids derived from the
     // revision would let a losing writer's identical-looking append pass as a retry of the winner's.
-    let appended;
-    try {
-      appended = await this.events.append(streamNameFor(next.quoteId), decided, revision);
-    } catch (error) {
-      if (error instanceof ConcurrencyError) this.recent.delete(next.quoteId);
-      throw error;
-    }
-    this.remember(next, appended.nextExpectedRevision);
+    const [appended] = await this.commands.commit([{ type: QUOTE_STREAM, state, streamName: streamNameFor(next.quoteId), events: decided, expectedRevision: revision }]);
     return { state: next, events: decided, revision: appended.nextExpectedRevision };
   }
 
@@ -108,7 +103,7 @@ export class QuoteStore {
     const events: QuoteEvent[] = [];
     for (const command of commands) {
       const decided = quoteDecider.decide(command, next);
-      for (const event of decided) next = quoteDecider.evolve(next, event);
+      next = this.commands.decide(QUOTE_STREAM, next, decided);
       events.push(...decided);
     }
     if (next.status === 'none') throw quoteNotFound();
@@ -117,17 +112,18 @@ export class QuoteStore {
 
   /** The state a caller's own append (see `decideAll`) left the quote in, at that revision. */
   recordAppended(state: ExistingQuote, revision: number): void {
-    this.remember(state, revision);
+    this.commands.remember(QUOTE_STREAM, streamNameFor(state.quoteId), state, revision, null);
   }
 
   /** Drops what this process remembers of the quote (another writer moved it). */
   forget(quoteId: string): void {
-    this.recent.delete(quoteId);
+    this.commands.forget(QUOTE_STREAM, streamNameFor(quoteId));
   }
 
   /**
-   * Load, check the platform, decide, append; on a concurrent write, re-decide on the fresh state
-   * (the decider then answers from what the other writer recorded, e.g. 409 already executed).
+   * Load (or take `preloaded`), check the platform, decide, append; on a concurrent write,
+   * re-decide on the fresh state (the decider then answers from what the other writer recorded,
+   * e.g. 409 already executed). The command store's one loop does the work.
    */
   async handle(
     platformId: string | null,
@@ -135,33 +131,17 @@ export class QuoteStore {
     command: QuoteCommand | ((state: ExistingQuote) => QuoteCommand),
     preloaded?: LoadedQuote,
   ): Promise<DecidedQuote & { recorded: RecordedEvent[] }> {
-    for (let attempt = 1; ; attempt++) {
-      const fresh = attempt === 1 && preloaded ? preloaded : null;
-      const loaded = fresh ?? (platformId ? await this.loadFor(platformId, quoteId) : await this.load(quoteId));
-      if (loaded.state.status === 'none') throw quoteNotFound();
-      const state = loaded.state;
-      const concrete = typeof command === 'function' ? command(state) : command;
-      try {
-        const decided = await this.append(state, loaded.revision, concrete);
-        // Nothing to do, decided on remembered state: make sure on the stream.
-        if (decided.events.length === 0 && loaded.fromMemory) continue;
-        return { ...decided, recorded: loaded.recorded };
-      } catch (error) {
-        // A refusal decided on remembered state is checked against the stream.
-        if (loaded.fromMemory && error instanceof DomainError) continue;
-        if (!(error instanceof ConcurrencyError)) throw error;
-        if (attempt >= MAX_ATTEMPTS) throw new DomainError('CONFLICT', 'The quote was changed concurrently; retry the request');
-      }
-    }
+    const first = preloaded ?? (platformId ? await this.loadFor(platformId, quoteId) : await this.load(quoteId));
+    const handled = await this.commands.handle(QUOTE_STREAM, streamNameFor(quoteId), command as (state: QuoteState) => QuoteCommand, {
+      preloaded: { state: first.state, revision: first.revision, recorded: first.recorded, fromCache: first.fromMemory ?? false },
+      check: (state) => {
+        if (state.status === 'none' || (platformId !== null && state.platformId !== platformId)) throw quoteNotFound();
+      },
+    });
+    return { state: handled.state as ExistingQuote, events: handled.events, revision: handled.revision, recorded: handled.recorded };
   }
+}
 
-  /** loadFor from what this process remembers (see `recent`), else from the stream. */
-  async loadRecentFor(platformId: string, quoteId: string): Promise<LoadedQuote & { state: ExistingQuote }> {
-    const loaded = await this.loadRecent(quoteId);
-    if (loaded.state.status === 'none' || loaded.state.platformId !== platformId) {
-      if (loaded.fromMemory) return this.loadFor(platformId, quoteId);
-      throw quoteNotFound();
-    }
-    return loaded as LoadedQuote & { state: ExistingQuote };
-  }
+function loadedQuote(loaded: LoadedStream<QuoteState>): LoadedQuote {
+  return { state: loaded.state, revision: loaded.revision, recorded: loaded.recorded, ...(loaded.fromCache ? { fromMemory: true } : {}) };
 }

@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../infra/config';
 import { scaDynamicLinkingChallengeHex } from '../infra/crypto/webauthn';
 import { DomainError } from '../infra/domain/domain-error';
-import { EventStoreService } from '../infra/event-store/event-store.service';
 import { ApiError } from '../infra/http/api-error';
 import { isUuid, newId, parseId } from '../infra/ids';
 import { ChallengeFactor, PasskeyChallengeData } from './domain/sca-factor';
@@ -23,6 +22,8 @@ import { challengeAlreadyAuthorized, challengeExpired, factorNotEnrolled, scaSes
 import { ProofFields, ScaProofs } from './sca-proofs';
 import { ScaProfiles } from './sca-profiles';
 import { ScaRateLimiter } from './sca-rate-limiter';
+import { CommandStore } from '../infra/commands/command-store';
+import { SCA_SEQUENCE_STREAM } from './streams';
 
 export type { SequencePlan } from './domain/sequence/sequence.decider';
 export type { ScaSubject, SequenceStep } from './domain/sequence/sequence.events';
@@ -79,7 +80,7 @@ export function sequenceIdOfFirstChallenge(challengeId: string): string {
 @Injectable()
 export class ScaChallenges {
   constructor(
-    private readonly events: EventStoreService,
+    private readonly commands: CommandStore,
     private readonly profiles: ScaProfiles,
     private readonly proofs: ScaProofs,
     private readonly limiter: ScaRateLimiter,
@@ -109,7 +110,7 @@ export class ScaChallenges {
 
   /** Records the planned sequence (no-op when it exists) and answers its live challenge. */
   async open(plan: SequencePlan): Promise<{ sequence: ExistingSequence; challenge: ScaChallengeView }> {
-    const result = await this.events.handle(sequenceStreamFor(plan.sequenceId), sequenceDecider, {
+    const result = await this.commands.handle(SCA_SEQUENCE_STREAM, sequenceStreamFor(plan.sequenceId), {
       type: 'OpenSequence',
       plan,
       now: new Date().toISOString(),
@@ -133,7 +134,7 @@ export class ScaChallenges {
 
   async load(platformId: string, sequenceId: string): Promise<ExistingSequence> {
     if (!isUuid(sequenceId)) throw sequenceNotFound();
-    const { state } = await this.events.load(sequenceStreamFor(sequenceId), sequenceDecider);
+    const { state } = await this.commands.load(SCA_SEQUENCE_STREAM, sequenceStreamFor(sequenceId));
     if (state.status === 'none' || state.platformId !== platformId) throw sequenceNotFound();
     return state;
   }
@@ -163,7 +164,7 @@ export class ScaChallenges {
     // on before the challenge is spent, so a replayed assertion never passes twice.
     await this.profiles.handle(sequence.customerId, { type: 'RecordProofSuccess', ...ref, ...proofRef, passkeyCounter: verdict.passkeyCounter, now: nowIso });
     const next = isLastStep(sequence) ? null : this.issue(newId('ScaChallenge', now.getTime()), sequence.steps[challenge.step + 1], sequence.factor, passkey, now);
-    const result = await this.events.handle(sequenceStreamFor(sequence.sequenceId), sequenceDecider, {
+    const result = await this.commands.handle(SCA_SEQUENCE_STREAM, sequenceStreamFor(sequence.sequenceId), {
       type: 'AuthorizeChallenge',
       challengeId: challenge.challengeId,
       endUserIpAddress: input.endUserIpAddress,
@@ -182,7 +183,7 @@ export class ScaChallenges {
     await this.profiles.assertNotLocked(sequence.customerId);
     if (sequence.status === 'OPEN' && sequence.current.factor === 'SMS_OTP') this.proofs.assertCanSendCode();
     try {
-      const result = await this.events.handle(sequenceStreamFor(sequenceId), sequenceDecider, {
+      const result = await this.commands.handle(SCA_SEQUENCE_STREAM, sequenceStreamFor(sequenceId), {
         type: 'ResendCode',
         policy: { resendIntervalMs: this.config.sca.resendIntervalMs, maxResends: this.config.sca.maxResends },
         now: new Date().toISOString(),
@@ -200,15 +201,15 @@ export class ScaChallenges {
 
   /** The task at a challenge's expiresAt; throws (to run again) when it fired early. */
   async expire(sequenceId: string, challengeId: string): Promise<void> {
-    const { state } = await this.events.load(sequenceStreamFor(sequenceId), sequenceDecider);
+    const { state } = await this.commands.load(SCA_SEQUENCE_STREAM, sequenceStreamFor(sequenceId));
     if (state.status !== 'OPEN' || state.current.challengeId !== challengeId) return;
     const now = new Date().toISOString();
     if (!isChallengeExpired(state.current, now)) throw new Error(`Challenge ${challengeId} is not due before ${state.current.expiresAt}`);
-    await this.events.handle(sequenceStreamFor(sequenceId), sequenceDecider, { type: 'ExpireChallenge', challengeId, now });
+    await this.commands.handle(SCA_SEQUENCE_STREAM, sequenceStreamFor(sequenceId), { type: 'ExpireChallenge', challengeId, now });
   }
 
   private async recordExpiry(sequence: ExistingSequence, now: string): Promise<DomainError> {
-    await this.events.handle(sequenceStreamFor(sequence.sequenceId), sequenceDecider, { type: 'ExpireChallenge', challengeId: sequence.current.challengeId, now });
+    await this.commands.handle(SCA_SEQUENCE_STREAM, sequenceStreamFor(sequence.sequenceId), { type: 'ExpireChallenge', challengeId: sequence.current.challengeId, now });
     return challengeExpired(sequence.current.expiresAt);
   }
 

@@ -1,12 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../infra/config';
 import { DomainError } from '../infra/domain/domain-error';
-import { EventStoreService } from '../infra/event-store/event-store.service';
 import { parseId } from '../infra/ids';
 import { LoginFactor } from './domain/sca-factor';
 import { ProfileCommand, ProfileState, assertNotLocked, hasLiveSession, isLocked, profileDecider } from './domain/profile/profile.decider';
 import { accountLocked, proofRejected, scaSessionRequired } from './domain/sca.errors';
 import { ProofVerdict } from './sca-proofs';
+import { CommandStore } from '../infra/commands/command-store';
+import { SCA_PROFILE_STREAM } from './streams';
 
 /** `scaProfile-<customer uuid>`: one SCA profile per customer. */
 export function profileStreamFor(customerId: string): string {
@@ -22,16 +23,16 @@ export function profileStreamFor(customerId: string): string {
 @Injectable()
 export class ScaProfiles {
   constructor(
-    private readonly events: EventStoreService,
+    private readonly commands: CommandStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async load(customerId: string): Promise<ProfileState> {
-    return (await this.events.load(profileStreamFor(customerId), profileDecider)).state;
+    return (await this.commands.load(SCA_PROFILE_STREAM, profileStreamFor(customerId))).state;
   }
 
   async handle(customerId: string, command: ProfileCommand): Promise<ProfileState> {
-    return (await this.events.handle(profileStreamFor(customerId), profileDecider, command)).state;
+    return (await this.commands.handle(SCA_PROFILE_STREAM, profileStreamFor(customerId), command)).state;
   }
 
   /** 409 SCA_SESSION_REQUIRED without a live SCA login session (SPEC.md Authentication 7). */

@@ -1,6 +1,7 @@
 import { Pool } from 'pg';
 import { AccountsLedger, CompanionAppend } from '../../src/accounts/ledger/accounts-ledger';
 import { EventStore } from '../../src/infra/event-store/event-store.port';
+import { CommandStore } from '../../src/infra/commands/command-store';
 import { EventStoreService } from '../../src/infra/event-store/event-store.service';
 import { PostgresEventStore } from '../../src/infra/event-store/postgres-event-store';
 import { newId, streamNameFor } from '../../src/infra/ids';
@@ -28,7 +29,7 @@ describe('AccountsLedger atomic steps', () => {
     await PostgresEventStore.ensureSchema(pool);
     store = new PostgresEventStore(pool);
     events = new EventStoreService(store);
-    ledger = new AccountsLedger(events);
+    ledger = new AccountsLedger(new CommandStore(events));
   });
 
   afterAll(async () => {
@@ -109,7 +110,7 @@ describe('AccountsLedger atomic steps', () => {
   it('catches up when another process moved the account, deciding on the real balance', async () => {
     const accountId = await openFunded(1_000);
     await ledger.snapshot({ platformId, accountId });
-    const otherProcess = new AccountsLedger(events);
+    const otherProcess = new AccountsLedger(new CommandStore(events));
     await otherProcess.hold({ platformId, accountId, holdId: 'theirs', amount: 700 });
 
     expect(await ledger.holdWith({ platformId, accountId, holdId: 'mine', amount: 500, now: now() }, companion())).toEqual({
@@ -132,7 +133,7 @@ describe('AccountsLedger atomic steps', () => {
     const accountId = await openFunded(1_000);
     // The same store seen through an object without appendToStreams, as the EventStoreDB adapter is.
     const withoutMulti: EventStore = Object.assign(Object.create(store) as PostgresEventStore, { appendToStreams: undefined });
-    const sequentialOnly = new AccountsLedger(new EventStoreService(withoutMulti));
+    const sequentialOnly = new AccountsLedger(new CommandStore(new EventStoreService(withoutMulti)));
 
     expect(sequentialOnly.supportsAtomicSteps).toBe(false);
     expect(await sequentialOnly.holdWith({ platformId, accountId, holdId: 'h', amount: 100, now: now() }, companion())).toEqual({

@@ -1,10 +1,20 @@
 import { Injectable } from '@nestjs/common';
+import { CommandStore } from '../../infra/commands/command-store';
+import { streamType } from '../../infra/commands/stream-type';
 import { DomainError } from '../../infra/domain/domain-error';
-import { DomainEvent } from '../../infra/domain/decider';
-import { AppendResult, ConcurrencyError, EventMetadata, Position } from '../../infra/event-store/event-store.port';
-import { EventStoreService } from '../../infra/event-store/event-store.service';
+import { ConcurrencyError } from '../../infra/event-store/event-store.port';
 import { parseId, streamNameFor, uuidv5 } from '../../infra/ids';
-import { recordAppendedPosition } from '../../infra/request-context';
+import {
+  AtomicOpenOutcome,
+  AtomicStepOutcome,
+  CompanionAppend,
+  CreditInput,
+  HoldInput,
+  HoldRef,
+  LedgerAccountSnapshot,
+  LedgerStepResult,
+  OpenAccountInput,
+} from './ledger-movements';
 import {
   InternalAccountCommand,
   InternalAccountState,
@@ -14,94 +24,28 @@ import {
 } from '../domain/internal-account/internal-account.decider';
 import { InternalAccountEvent, InternalAccountType } from '../domain/internal-account/internal-account.events';
 
-export interface LedgerAccountSnapshot {
-  accountId: string;
-  platformId: string;
-  customerId: string | null;
-  accountType: InternalAccountType;
-  currency: string;
-  /** `balance.amount` of the GET view. */
-  available: number;
-  held: number;
-  /** `totalBalance.amount` = available + held. */
-  total: number;
-  openedAt: string;
-  updatedAt: string;
-}
+export type { LedgerAccountSnapshot, LedgerStepResult, OpenAccountInput, CreditInput, HoldInput, HoldRef, CompanionAppend, AtomicStepOutcome, AtomicOpenOutcome } from './ledger-movements';
 
-export interface LedgerStepResult extends LedgerAccountSnapshot {
-  /** False when the step had already been applied (an idempotent repeat). */
-  applied: boolean;
-}
-
-export interface OpenAccountInput {
-  platformId: string;
-  accountId: string;
-  customerId: string | null;
-  accountType: InternalAccountType;
-  currency: string;
-  /** Deterministic time (the customer's or platform's creation), so a replay opens the same way. */
-  openedAt: string;
-}
-
-export interface CreditInput {
-  platformId: string;
-  accountId: string;
-  /** The business key of the credit (e.g. a transaction id): a repeat is a no-op. */
-  movementId: string;
-  amount: number;
-  /** Why the money came in, e.g. SANDBOX_FUNDING, TRANSFER_IN, QUOTE_REFUND. */
-  reason: string;
-  reference?: string | null;
-}
-
-export interface HoldInput {
-  platformId: string;
-  accountId: string;
-  holdId: string;
-  amount: number;
-  reference?: string | null;
-}
-
-export interface HoldRef {
-  platformId: string;
-  accountId: string;
-  holdId: string;
-}
-
-/**
- * Events of another stream (e.g. the quote's) to commit in the same transaction as a ledger step,
- * at the revision the caller decided them on.
- */
-export interface CompanionAppend {
-  streamName: string;
-  events: DomainEvent[];
-  expectedRevision: number | 'no_stream';
-  /** Metadata overrides of the companion's events (e.g. the tenant, when a reactor writes). */
-  metadata?: Partial<EventMetadata>;
-}
-
-/**
- * The outcome of an atomic step: `applied` (both streams written in one commit) or `declined`,
- * with nothing written; the caller then takes its sequential path, which settles every case
- * (refusals, repeats, races) from a fresh read. REFUSED: the account does not allow the step (or
- * is not this platform's); NOOP: the step is already done; COMPANION_CONFLICT: the companion
- * stream moved; ACCOUNT_CONFLICT: the account kept moving under another process; UNSUPPORTED:
- * the event store cannot commit several streams at once.
- */
-export type AtomicStepOutcome =
-  | { kind: 'applied'; account: LedgerStepResult; companion: AppendResult }
-  | { kind: 'declined'; reason: 'REFUSED' | 'NOOP' | 'COMPANION_CONFLICT' | 'ACCOUNT_CONFLICT' | 'UNSUPPORTED' };
-
-/** The outcome of `openAllWith`: every account opened with the companion in one commit, or nothing written. */
-export type AtomicOpenOutcome =
-  | { kind: 'applied'; companion: AppendResult }
-  | { kind: 'declined'; reason: 'COMPANION_CONFLICT' | 'ACCOUNT_CONFLICT' | 'UNSUPPORTED' };
-
-const MAX_ATTEMPTS = 100;
 /** Decisions of an atomic step: on the cached state, then once more after catching up. */
 const MAX_ATOMIC_ATTEMPTS = 2;
-const CACHE_LIMIT = 10_000;
+const STREAM_PREFIX = 'internalAccount-';
+
+/**
+ * Account streams in the command store: hot (every quote holds and settles on one), so their
+ * state stays in memory and commands on one account queue inside this process; across processes
+ * the expected revision decides, with a short jittered pause before re-deciding. Event ids come
+ * from each movement's business key, so a step appended twice is stored once.
+ */
+export const INTERNAL_ACCOUNT_STREAM = streamType({
+  name: 'internal account',
+  decider: internalAccountDecider,
+  maxAttempts: 100,
+  conflictBackoffMs: (attempt) => Math.min(50, attempt * 2) * Math.random(),
+  conflictMessage: 'The account is too busy; retry the request',
+  cacheSize: 10_000,
+  serialize: true,
+  eventId: (stream, event) => eventIdFor(`InternalAccount:${stream.slice(STREAM_PREFIX.length)}`, event),
+});
 
 /**
  * The ledger of internal accounts: one stream per account, every movement an event whose id is
@@ -114,11 +58,7 @@ const CACHE_LIMIT = 10_000;
  */
 @Injectable()
 export class AccountsLedger {
-  /** Folded state per stream with its revision; catches up from the store before each step. */
-  private readonly cache = new Map<string, { state: InternalAccountState; revision: number | 'no_stream'; position: Position | null }>();
-  private readonly locks = new Map<string, Promise<void>>();
-
-  constructor(private readonly events: EventStoreService) {}
+  constructor(private readonly commands: CommandStore) {}
 
   /**
    * Opens the account (a no-op when it is open). A customer's accounts open through
@@ -186,12 +126,8 @@ export class AccountsLedger {
     for (const accountId of accountIds) {
       const stream = this.streamFor(accountId);
       // An account never closes: an open one cached is open (and the read models are waited for up to it).
-      const cached = this.cache.get(stream);
-      if (cached?.state.status === 'open') {
-        if (cached.position) recordAppendedPosition(cached.position);
-        continue;
-      }
-      const { state } = await this.withLock(stream, () => this.load(stream));
+      if (this.commands.cached(INTERNAL_ACCOUNT_STREAM, stream)?.state.status === 'open') continue;
+      const { state } = await this.load(stream);
       if (state.status !== 'open') missing.push(accountId);
     }
     return missing;
@@ -204,26 +140,19 @@ export class AccountsLedger {
    * store cannot commit several streams: UNSUPPORTED). The caller re-reads and re-decides.
    */
   async openAllWith(inputs: OpenAccountInput[], companion: CompanionAppend): Promise<AtomicOpenOutcome> {
-    if (!this.events.supportsAtomicMultiAppend) return { kind: 'declined', reason: 'UNSUPPORTED' };
-    const opened = inputs.map((input) => {
-      const stream = this.streamFor(input.accountId);
-      const decided = internalAccountDecider.decide(openCommand(input), internalAccountDecider.initialState());
-      return { input, stream, decided };
-    });
-    // Locks in one order (stream name), so two multi-account opens in this process never wait on each other crosswise.
-    const streams = opened.map((entry) => entry.stream).sort();
-    return this.withLocks(streams, async () => {
+    if (!this.supportsAtomicSteps) return { kind: 'declined', reason: 'UNSUPPORTED' };
+    const initial = internalAccountDecider.initialState();
+    const opens = inputs.map((input) => ({
+      type: INTERNAL_ACCOUNT_STREAM,
+      state: initial,
+      streamName: this.streamFor(input.accountId),
+      events: internalAccountDecider.decide(openCommand(input), initial),
+      expectedRevision: 'no_stream' as const,
+      metadata: { platformId: input.platformId },
+    }));
+    return this.commands.serialized(INTERNAL_ACCOUNT_STREAM, opens.map((open) => open.streamName), async () => {
       try {
-        const appended = await this.events.appendToStreams([
-          ...opened.map(({ input, stream, decided }) => ({
-            streamName: stream,
-            events: withEventIds(input.accountId, decided),
-            expectedRevision: 'no_stream' as const,
-            metadata: { platformId: input.platformId },
-          })),
-          companion,
-        ]);
-        opened.forEach(({ stream, decided }, index) => this.committed(stream, internalAccountDecider.initialState(), decided, appended[index]));
+        const appended = await this.commands.commit([...opens, companion]);
         return { kind: 'applied', companion: appended[appended.length - 1] };
       } catch (error) {
         if (!(error instanceof ConcurrencyError)) throw error;
@@ -234,7 +163,7 @@ export class AccountsLedger {
 
   /** Whether the `...With` steps can commit anything (the event store has multi-stream appends). */
   get supportsAtomicSteps(): boolean {
-    return this.events.supportsAtomicMultiAppend;
+    return this.commands.events.supportsAtomicMultiAppend;
   }
 
   /** `hold`, committed with `companion` in one transaction (see `stepWith`). */
@@ -270,35 +199,34 @@ export class AccountsLedger {
    * `snapshot`.
    */
   async recentSnapshot(input: { platformId: string; accountId: string }): Promise<LedgerAccountSnapshot> {
-    const cached = this.cache.get(this.streamFor(input.accountId));
+    const cached = this.commands.cached(INTERNAL_ACCOUNT_STREAM, this.streamFor(input.accountId));
     if (cached && cached.state.status === 'open' && cached.state.platformId === input.platformId) return snapshotOf(cached.state);
     return this.snapshot(input);
   }
 
   /** The account's balances read from its stream (authoritative, unlike the read model). */
   async snapshot(input: { platformId: string; accountId: string }): Promise<LedgerAccountSnapshot> {
-    const stream = this.streamFor(input.accountId);
-    return this.withLock(stream, async () => {
-      const { state } = await this.load(stream);
-      if (state.status !== 'open' || state.platformId !== input.platformId) throw accountNotFound();
-      return snapshotOf(state);
-    });
+    const { state } = await this.load(this.streamFor(input.accountId));
+    if (state.status !== 'open' || state.platformId !== input.platformId) throw accountNotFound();
+    return snapshotOf(state);
   }
 
   /** The hold's status, or null when nothing was ever held under this id. */
   async holdStatus(input: HoldRef): Promise<{ amount: number; status: 'HELD' | 'SETTLED' | 'RELEASED' | 'VOIDED' } | null> {
-    const stream = this.streamFor(input.accountId);
-    return this.withLock(stream, async () => {
-      const { state } = await this.load(stream);
-      if (state.status !== 'open' || state.platformId !== input.platformId) throw accountNotFound();
-      const hold = state.holds[input.holdId];
-      return hold ? { ...hold } : null;
-    });
+    const { state } = await this.load(this.streamFor(input.accountId));
+    if (state.status !== 'open' || state.platformId !== input.platformId) throw accountNotFound();
+    const hold = state.holds[input.holdId];
+    return hold ? { ...hold } : null;
   }
 
   private streamFor(accountId: string): string {
     if (!parseId('InternalAccount', accountId)) throw accountNotFound();
     return streamNameFor(accountId);
+  }
+
+  /** The account's state read in turn with its commands (caught up from the cache). */
+  private load(stream: string) {
+    return this.commands.serialized(INTERNAL_ACCOUNT_STREAM, [stream], () => this.commands.load(INTERNAL_ACCOUNT_STREAM, stream));
   }
 
   private async step(
@@ -307,41 +235,15 @@ export class AccountsLedger {
     options: { allowNew?: boolean },
     command: InternalAccountCommand,
   ): Promise<LedgerStepResult> {
-    const stream = this.streamFor(accountId);
-    return this.withLock(stream, async () => {
-      // First try on the cached state without reading the stream: the append expects the cached
-      // revision, so a write by another process shows up as a conflict, and then the stream is
-      // read. A refusal or a no-op decided on the cache is checked against the stream first.
-      let optimistic = true;
-      for (let attempt = 1; ; attempt++) {
-        const cached = optimistic ? this.cache.get(stream) : undefined;
-        optimistic = false;
-        const { state, revision } = cached && cached.revision !== 'no_stream' ? cached : await this.load(stream);
+    const handled = await this.commands.handle(INTERNAL_ACCOUNT_STREAM, this.streamFor(accountId), command, {
+      check: (state) => {
         if (state.status === 'open' && state.platformId !== platformId) throw accountNotFound();
         if (state.status === 'none' && !options.allowNew) throw accountNotFound();
-        let decided: InternalAccountEvent[];
-        try {
-          decided = internalAccountDecider.decide(command, state);
-        } catch (error) {
-          if (cached) continue;
-          throw error;
-        }
-        if (decided.length === 0) {
-          if (cached) continue;
-          return { ...snapshotOf(state as OpenAccount), applied: false };
-        }
-        try {
-          // The account's platform is the tenant of its movements, whoever asks (a reactor, a task).
-          const appended = await this.events.append(stream, withEventIds(accountId, decided), revision, { platformId });
-          return this.committed(stream, state, decided, appended);
-        } catch (error) {
-          if (!(error instanceof ConcurrencyError)) throw error;
-          // Another process wrote to this account: the next load catches up from our revision.
-          if (attempt >= MAX_ATTEMPTS) throw new DomainError('CONFLICT', 'The account is too busy; retry the request');
-          await sleep(Math.min(50, attempt * 2) * Math.random());
-        }
-      }
+      },
+      // The account's platform is the tenant of its movements, whoever asks (a reactor, a task).
+      metadata: { platformId },
     });
+    return { ...snapshotOf(handled.state as OpenAccount), applied: handled.events.length > 0 };
   }
 
   /**
@@ -357,12 +259,12 @@ export class AccountsLedger {
     command: InternalAccountCommand,
     companion: CompanionAppend,
   ): Promise<AtomicStepOutcome> {
-    if (!this.events.supportsAtomicMultiAppend) return { kind: 'declined', reason: 'UNSUPPORTED' };
+    if (!this.supportsAtomicSteps) return { kind: 'declined', reason: 'UNSUPPORTED' };
     const stream = this.streamFor(accountId);
-    return this.withLock(stream, async () => {
+    return this.commands.serialized(INTERNAL_ACCOUNT_STREAM, [stream], async () => {
       for (let attempt = 1; attempt <= MAX_ATOMIC_ATTEMPTS; attempt++) {
-        const cached = attempt === 1 ? this.cache.get(stream) : undefined;
-        const { state, revision } = cached && cached.revision !== 'no_stream' ? cached : await this.load(stream);
+        const cached = attempt === 1 ? this.commands.cached(INTERNAL_ACCOUNT_STREAM, stream) : undefined;
+        const { state, revision } = cached ?? (await this.commands.load(INTERNAL_ACCOUNT_STREAM, stream));
         if (state.status !== 'open' || state.platformId !== platformId || revision === 'no_stream') return { kind: 'declined', reason: 'REFUSED' };
         let decided: InternalAccountEvent[];
         try {
@@ -373,12 +275,13 @@ export class AccountsLedger {
         }
         if (decided.length === 0) return { kind: 'declined', reason: 'NOOP' };
         try {
-          const [appended, companionAppended] = await this.events.appendToStreams([
+          const [, companionAppended] = await this.commands.commit([
             // The account's platform is the tenant of its movements, whoever asks.
-            { streamName: stream, events: withEventIds(accountId, decided), expectedRevision: revision, metadata: { platformId } },
+            { type: INTERNAL_ACCOUNT_STREAM, state, streamName: stream, events: decided, expectedRevision: revision, metadata: { platformId } },
             companion,
           ]);
-          return { kind: 'applied', account: this.committed(stream, state, decided, appended), companion: companionAppended };
+          const next = this.commands.decide(INTERNAL_ACCOUNT_STREAM, state, decided) as OpenAccount;
+          return { kind: 'applied', account: { ...snapshotOf(next), applied: true }, companion: companionAppended };
         } catch (error) {
           if (!(error instanceof ConcurrencyError)) throw error;
           if (error.streamName !== stream) return { kind: 'declined', reason: 'COMPANION_CONFLICT' };
@@ -386,68 +289,6 @@ export class AccountsLedger {
       }
       return { kind: 'declined', reason: 'ACCOUNT_CONFLICT' };
     });
-  }
-
-  /** After `decided` was appended on `state`: the new state cached at its revision, and its balances. */
-  private committed(stream: string, state: InternalAccountState, decided: InternalAccountEvent[], appended: AppendResult): LedgerStepResult {
-    let next = state;
-    for (const event of decided) next = internalAccountDecider.evolve(next, event);
-    this.remember(stream, next, appended.nextExpectedRevision, appended.position);
-    return { ...snapshotOf(next as OpenAccount), applied: true };
-  }
-
-  /**
-   * Catches the cached state up with the stream. The position of the newest event seen is noted
-   * in the request context: when a step turns out to be already done (by a reactor that raced this
-   * request), the response still waits until the read models include that event.
-   */
-  private async load(stream: string): Promise<{ state: InternalAccountState; revision: number | 'no_stream' }> {
-    const cached = this.cache.get(stream);
-    const fromRevision = cached && cached.revision !== 'no_stream' ? cached.revision + 1 : 0;
-    const newer = await this.events.store.readStream(stream, { fromRevision });
-    let state = cached && cached.revision !== 'no_stream' ? cached.state : internalAccountDecider.initialState();
-    let revision: number | 'no_stream' = cached && cached.revision !== 'no_stream' ? cached.revision : 'no_stream';
-    let position = cached?.position ?? null;
-    for (const event of newer) {
-      state = internalAccountDecider.evolve(state, { type: event.type, data: event.data } as unknown as InternalAccountEvent);
-      revision = event.revision;
-      position = event.position;
-    }
-    this.remember(stream, state, revision, position);
-    if (position) recordAppendedPosition(position);
-    return { state, revision };
-  }
-
-  private remember(stream: string, state: InternalAccountState, revision: number | 'no_stream', position: Position | null): void {
-    if (revision === 'no_stream') return;
-    this.cache.delete(stream);
-    this.cache.set(stream, { state, revision, position });
-    if (this.cache.size > CACHE_LIMIT) {
-      const oldest = this.cache.keys().next().value;
-      if (oldest !== undefined && !this.locks.has(oldest)) this.cache.delete(oldest);
-    }
-  }
-
-  /** `withLock` on every key, taken in the given order. */
-  private async withLocks<T>(keys: string[], work: () => Promise<T>): Promise<T> {
-    if (keys.length === 0) return work();
-    return this.withLock(keys[0], () => this.withLocks(keys.slice(1), work));
-  }
-
-  /** Runs `work` after every earlier piece of work on `key` in this process (a per-account queue). */
-  private async withLock<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const previous = this.locks.get(key) ?? Promise.resolve();
-    let release!: () => void;
-    const mine = new Promise<void>((resolve) => (release = resolve));
-    const tail = previous.then(() => mine);
-    this.locks.set(key, tail);
-    await previous;
-    try {
-      return await work();
-    } finally {
-      release();
-      if (this.locks.get(key) === tail) this.locks.delete(key);
-    }
   }
 }
 
@@ -478,13 +319,8 @@ function snapshotOf(state: OpenAccount): LedgerAccountSnapshot {
   };
 }
 
-/** The decided events with their deterministic ids (see eventIdFor). */
-function withEventIds(accountId: string, decided: InternalAccountEvent[]): Array<InternalAccountEvent & { id: string }> {
-  return decided.map((event) => ({ ...event, id: eventIdFor(accountId, event) }));
-}
-
 /** uuid v5 of the movement's business key: the same step appended twice is one event. */
-function eventIdFor(accountId: string, event: DomainEvent & InternalAccountEvent): string {
+function eventIdFor(accountId: string, event: InternalAccountEvent): string {
   switch (event.type) {
     case 'InternalAccountOpened':
       return uuidv5(`ledger:${accountId}:opened`);
@@ -499,8 +335,4 @@ function eventIdFor(accountId: string, event: DomainEvent & InternalAccountEvent
     case 'HoldVoided':
       return uuidv5(`ledger:${accountId}:void:${event.data.holdId}`);
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

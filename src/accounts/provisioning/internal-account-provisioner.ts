@@ -8,6 +8,8 @@ import { streamNameFor, uuidv7From, uuidv7Millis } from '../../infra/ids';
 import { STABLECOINS, isCurrencyCode } from '../../shared/currencies';
 import { InternalAccountType } from '../domain/internal-account/internal-account.events';
 import { AccountsLedger, OpenAccountInput } from '../ledger/accounts-ledger';
+import { CommandStore } from '../../infra/commands/command-store';
+import { CUSTOMER_STREAM } from '../../customers';
 
 /** How often one customer's provisioning re-decides after another writer moved the customer or an account. */
 const MAX_PROVISION_ATTEMPTS = 20;
@@ -43,6 +45,7 @@ export class InternalAccountProvisioner {
   constructor(
     private readonly ledger: AccountsLedger,
     private readonly events: EventStoreService,
+    private readonly commands: CommandStore,
   ) {}
 
   async provisionCustomer(input: { platformId: string; customerId: string; createdAt: string }): Promise<void> {
@@ -83,7 +86,7 @@ export class InternalAccountProvisioner {
       const unopened = new Set(await this.ledger.unopened(wanted.map((account) => account.accountId)));
       const missing = wanted.filter((account) => unopened.has(account.accountId));
       if (missing.length === 0) return;
-      const { state, revision } = await this.events.load(customerStream, customerDecider);
+      const { state, revision } = await this.commands.load(CUSTOMER_STREAM, customerStream);
       let decided: CustomerEvent[];
       try {
         decided = customerDecider.decide(

@@ -8,6 +8,8 @@ import { transferDelayMs, transferScenario } from '../../sandbox';
 import { transactionDecider } from '../domain/transaction/transaction.decider';
 import { FundsCredited } from '../domain/internal-account/internal-account.events';
 import { TransfersService } from './transfers.service';
+import { CommandStore } from '../../infra/commands/command-store';
+import { TRANSFER_STREAM } from '../streams';
 
 export const SETTLE_TRANSFER_TASK = 'transfer.settle';
 
@@ -21,7 +23,7 @@ export const SETTLE_TRANSFER_TASK = 'transfer.settle';
  * - `FundsCredited` for sandbox funding: make sure its incoming transaction exists.
  */
 export function transferProcessReactor(
-  events: EventStoreService,
+  commands: CommandStore,
   transfers: TransfersService,
   tasks: TaskScheduler,
   config: AppConfig,
@@ -46,7 +48,7 @@ export function transferProcessReactor(
           await transfers.advanceTransferOut(data.transactionId);
           return;
         case 'TransferOutFundsHeld': {
-          const { state } = await events.load(streamNameFor(data.transactionId), transactionDecider);
+          const { state } = await commands.load(TRANSFER_STREAM, streamNameFor(data.transactionId));
           if (state.status !== 'PENDING') return;
           await schedule(event, data.transactionId, data.platformId, state.counterpartySuffix);
           return;

@@ -20,6 +20,8 @@ import { TransactionView, foldTransactionRow } from '../queries/transaction.view
 import { WireTransaction, transactionOnWire } from '../queries/transaction-wire';
 import { TRANSFER_TRANSACTION_REDUCERS } from '../queries/transfer-transaction.reducers';
 import { INSUFFICIENT_FUNDS, insufficientFunds } from '../ledger/insufficient-funds';
+import { CommandStore } from '../../infra/commands/command-store';
+import { TRANSFER_STREAM } from '../streams';
 
 export interface TransferRequest {
   sourceAccountId: string;
@@ -45,6 +47,7 @@ const MAX_STEP_ATTEMPTS = 20;
 export class TransfersService {
   constructor(
     private readonly events: EventStoreService,
+    private readonly commands: CommandStore,
     private readonly ledger: AccountsLedger,
     private readonly internalAccounts: InternalAccountsQuery,
     private readonly externalAccounts: ExternalAccountsQuery,
@@ -56,7 +59,7 @@ export class TransfersService {
   async transferOut(platformId: string, request: TransferRequest): Promise<WireTransaction> {
     const parties = await this.resolveParties(platformId, request, 'OUT');
     const transactionId = parties.transactionId;
-    await this.events.handle(streamNameFor(transactionId), transactionDecider, { type: 'RequestTransferOut', parties, now: new Date().toISOString() });
+    await this.commands.handle(TRANSFER_STREAM, streamNameFor(transactionId), { type: 'RequestTransferOut', parties, now: new Date().toISOString() });
     const outcome = await this.advanceTransferOut(transactionId);
     if (outcome.state.status === 'REJECTED') {
       throw insufficientFunds({
@@ -70,7 +73,7 @@ export class TransfersService {
 
   async transferIn(platformId: string, request: TransferRequest): Promise<WireTransaction> {
     const parties = await this.resolveParties(platformId, request, 'IN');
-    const requested = await this.events.handle(streamNameFor(parties.transactionId), transactionDecider, {
+    const requested = await this.commands.handle(TRANSFER_STREAM, streamNameFor(parties.transactionId), {
       type: 'RequestTransferIn',
       parties,
       now: new Date().toISOString(),
@@ -205,7 +208,7 @@ export class TransfersService {
   }): Promise<void> {
     const customer = input.customerId ? await this.customers.findById(input.platformId, input.customerId) : null;
     const stream = streamNameFor(input.transactionId);
-    const result = await this.events.handle(stream, transactionDecider, {
+    const result = await this.commands.handle(TRANSFER_STREAM, stream, {
       type: 'RecordSandboxFunding',
       transactionId: input.transactionId,
       platformId: input.platformId,

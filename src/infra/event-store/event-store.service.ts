@@ -2,7 +2,6 @@ import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import {
   AppendResult,
-  ConcurrencyError,
   EventMetadata,
   EventStore,
   ExpectedRevision,
@@ -13,14 +12,7 @@ import {
 } from './event-store.port';
 import { currentContext, recordAppendedPosition } from '../request-context';
 import { uuidv7 } from '../ids';
-import { Decider, DomainEvent } from '../domain/decider';
-import { DomainError } from '../domain/domain-error';
-
-export interface LoadedAggregate<TState> {
-  state: TState;
-  /** Last revision read, or 'no_stream'. Pass it back as the expected revision. */
-  revision: number | 'no_stream';
-}
+import { DomainEvent } from '../domain/decider';
 
 /** One stream's share of `EventStoreService.appendToStreams`. */
 export interface DomainStreamAppend {
@@ -30,17 +22,10 @@ export interface DomainStreamAppend {
   metadata?: Partial<EventMetadata>;
 }
 
-export interface HandledCommand<TState, TEvent> {
-  state: TState;
-  events: TEvent[];
-  position: Position | null;
-  revision: number | 'no_stream';
-}
-
 /**
- * The application's view of the event store: fills event metadata from the request context,
- * records appended positions (read-your-writes) and runs the read/fold/decide/append loop with
- * optimistic concurrency. The only place that appends events.
+ * The application's view of the event store: fills event metadata from the request context and
+ * records appended positions (read-your-writes). Commands reach it through the CommandStore
+ * (src/infra/commands), the one read/decide/append path.
  */
 export class EventStoreService {
   private readonly appended = new EventEmitter();
@@ -118,50 +103,6 @@ export class EventStoreService {
 
   async readStream(streamName: string): Promise<RecordedEvent[]> {
     return this.store.readStream(streamName);
-  }
-
-  async load<TCommand, TState, TEvent extends DomainEvent>(
-    streamName: string,
-    decider: Decider<TCommand, TState, TEvent>,
-  ): Promise<LoadedAggregate<TState>> {
-    const recorded = await this.store.readStream(streamName);
-    let state = decider.initialState();
-    for (const event of recorded) {
-      state = decider.evolve(state, { type: event.type, data: event.data, id: event.id } as TEvent);
-    }
-    return { state, revision: recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1].revision };
-  }
-
-  /**
-   * Read, fold, decide, append with the expected revision. On a concurrent write the command is
-   * re-decided on the fresh state (up to `maxAttempts`), then 409 CONFLICT.
-   */
-  async handle<TCommand, TState, TEvent extends DomainEvent>(
-    streamName: string,
-    decider: Decider<TCommand, TState, TEvent>,
-    command: TCommand | ((state: TState) => TCommand),
-    options: { maxAttempts?: number; metadata?: Partial<EventMetadata> } = {},
-  ): Promise<HandledCommand<TState, TEvent>> {
-    const maxAttempts = options.maxAttempts ?? 5;
-    for (let attempt = 1; ; attempt++) {
-      const { state, revision } = await this.load(streamName, decider);
-      const concreteCommand =
-        typeof command === 'function' ? (command as (state: TState) => TCommand)(state) : command;
-      const events = decider.decide(concreteCommand, state);
-      if (events.length === 0) return { state, events, position: null, revision };
-      try {
-        const result = await this.append(streamName, events, revision, options.metadata);
-        let next = state;
-        for (const event of events) next = decider.evolve(next, event);
-        return { state: next, events, position: result.position, revision: result.nextExpectedRevision };
-      } catch (error) {
-        if (error instanceof ConcurrencyError && attempt < maxAttempts) continue;
-        if (error instanceof ConcurrencyError) {
-          throw new DomainError('CONFLICT', 'The resource was changed concurrently; retry the request');
-        }
-        throw error;
-      }
-    }
   }
 }
 

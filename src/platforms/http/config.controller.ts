@@ -3,7 +3,6 @@ import { ApiBody, ApiResponse } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { APP_CONFIG, AppConfig } from '../../infra/config';
 import { FieldError } from '../../infra/domain/domain-error';
-import { EventStoreService } from '../../infra/event-store/event-store.service';
 import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
 import { checkBody, hasErrorAt, throwIfAny } from '../../infra/http/validation';
 import { streamNameFor } from '../../infra/ids';
@@ -15,13 +14,15 @@ import { TRANSACTION_TYPES } from '../domain/platform/platform.events';
 import { PlatformConfigQuery, PlatformConfigView } from '../queries/platform-config.query';
 import { checkWebhookEndpoint } from '../webhook-endpoint-policy';
 import { UpdateConfigDto } from './config.dto';
+import { CommandStore } from '../../infra/commands/command-store';
+import { PLATFORM_STREAM } from '../streams';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
 @Controller('config')
 export class ConfigController {
   constructor(
-    private readonly events: EventStoreService,
+    private readonly commands: CommandStore,
     private readonly query: PlatformConfigQuery,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(READ_MODEL_WAITER) private readonly waiter: ReadModelWaiter,
@@ -58,7 +59,7 @@ export class ConfigController {
     const { value: dto, errors } = checkBody(UpdateConfigDto, body);
     throwIfAny([...errors, ...this.semanticErrors(dto, errors)]);
     const platformId = request.platform.platformId;
-    await this.events.handle(streamNameFor(platformId), platformDecider, {
+    await this.commands.handle(PLATFORM_STREAM, streamNameFor(platformId), {
       type: 'UpdatePlatformConfig',
       patch: patchFrom(dto),
       now: new Date().toISOString(),

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { EventStoreService, HandledCommand } from '../../infra/event-store/event-store.service';
+import { HandledCommand } from '../../infra/commands/command-store';
+import { EventStoreService } from '../../infra/event-store/event-store.service';
 import { parseId, streamNameFor } from '../../infra/ids';
 import { recordAppendedPosition } from '../../infra/request-context';
 import { WalletRequestCommand, WalletRequestState, walletRequestDecider } from '../domain/request/request.decider';
@@ -9,6 +10,8 @@ import { WalletSessionEvent } from '../domain/session/session.events';
 import { WalletCommand, WalletState, walletDecider } from '../domain/wallet/wallet.decider';
 import { WalletEvent } from '../domain/wallet/wallet.events';
 import { walletAccountNotFound } from '../domain/wallet-auth.errors';
+import { CommandStore } from '../../infra/commands/command-store';
+import { WALLET_REQUEST_STREAM, WALLET_SESSION_STREAM, WALLET_STREAM } from '../streams';
 
 /**
  * The context's three stream kinds: `walletAuth-<account uuid>` (credentials of one wallet),
@@ -17,7 +20,10 @@ import { walletAccountNotFound } from '../domain/wallet-auth.errors';
  */
 @Injectable()
 export class WalletAuthStore {
-  constructor(private readonly events: EventStoreService) {}
+  constructor(
+    private readonly events: EventStoreService,
+    private readonly commands: CommandStore,
+  ) {}
 
   walletStream(accountId: string): string {
     const uuid = parseId('InternalAccount', accountId);
@@ -26,11 +32,11 @@ export class WalletAuthStore {
   }
 
   async loadWallet(accountId: string): Promise<WalletState> {
-    return (await this.events.load(this.walletStream(accountId), walletDecider)).state;
+    return (await this.commands.load(WALLET_STREAM, this.walletStream(accountId))).state;
   }
 
   handleWallet(accountId: string, command: WalletCommand): Promise<HandledCommand<WalletState, WalletEvent>> {
-    return this.events.handle(this.walletStream(accountId), walletDecider, command);
+    return this.commands.handle(WALLET_STREAM, this.walletStream(accountId), command);
   }
 
   /**
@@ -43,18 +49,18 @@ export class WalletAuthStore {
   }
 
   async loadRequest(requestId: string): Promise<WalletRequestState> {
-    return (await this.events.load(streamNameFor(requestId), walletRequestDecider)).state;
+    return (await this.commands.load(WALLET_REQUEST_STREAM, streamNameFor(requestId))).state;
   }
 
   handleRequest(requestId: string, command: WalletRequestCommand): Promise<HandledCommand<WalletRequestState, WalletRequestEvent>> {
-    return this.events.handle(streamNameFor(requestId), walletRequestDecider, command);
+    return this.commands.handle(WALLET_REQUEST_STREAM, streamNameFor(requestId), command);
   }
 
   async loadSession(sessionId: string): Promise<WalletSessionState> {
-    return (await this.events.load(streamNameFor(sessionId), walletSessionDecider)).state;
+    return (await this.commands.load(WALLET_SESSION_STREAM, streamNameFor(sessionId))).state;
   }
 
   handleSession(sessionId: string, command: WalletSessionCommand): Promise<HandledCommand<WalletSessionState, WalletSessionEvent>> {
-    return this.events.handle(streamNameFor(sessionId), walletSessionDecider, command);
+    return this.commands.handle(WALLET_SESSION_STREAM, streamNameFor(sessionId), command);
   }
 }

@@ -2,7 +2,6 @@ import { toWireJson } from '../../infra/http/wire-json';
 import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { APP_CONFIG, AppConfig } from '../../infra/config';
-import { EventStoreService } from '../../infra/event-store/event-store.service';
 import { HttpResult, withStatus } from '../../infra/http/http-result';
 import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
 import { Idempotent } from '../../infra/http/route-metadata';
@@ -15,6 +14,8 @@ import { webhookTestDecider } from '../domain/webhook-test/webhook-test.decider'
 import { testWebhookData } from '../domain/webhook-test/webhook-test.events';
 import { deliveryIdFor, webhookIdFor } from '../webhook-ids';
 import { WebhookErrors } from '../webhooks.errors';
+import { CommandStore } from '../../infra/commands/command-store';
+import { WEBHOOK_TEST_STREAM } from '../streams';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
@@ -31,7 +32,7 @@ export class SandboxWebhooksController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(WebhookDeliveryService) private readonly deliveries: WebhookDeliveryService,
     @Inject(DeliveryStore) private readonly store: DeliveryStore,
-    private readonly events: EventStoreService,
+    private readonly commands: CommandStore,
   ) {}
 
   /**
@@ -78,7 +79,7 @@ export class SandboxWebhooksController {
     if (!(await this.deliveries.endpointOf(platformId))) throw WebhookErrors.endpointNotSet();
     const testId = uuidv7();
     const eventId = uuidv7();
-    await this.events.handle(`webhookTest-${testId}`, webhookTestDecider, {
+    await this.commands.handle(WEBHOOK_TEST_STREAM, `webhookTest-${testId}`, {
       type: 'RequestTestWebhook',
       testId,
       eventId,

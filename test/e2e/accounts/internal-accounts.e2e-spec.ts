@@ -5,7 +5,8 @@ import { InternalAccountProvisioner, customerAccountId, customerAccountType } fr
 import { CustomerLifecycleHooks } from '../../../src/customers/customer-lifecycle-hooks';
 import { customerDecider } from '../../../src/customers/domain/customer/customer.decider';
 import { comparePositions } from '../../../src/infra/event-store/event-store.port';
-import { EventStoreService } from '../../../src/infra/event-store/event-store.service';
+import { CommandStore } from '../../../src/infra/commands/command-store';
+import { CUSTOMER_STREAM } from '../../../src/customers/streams';
 import { streamNameFor } from '../../../src/infra/ids';
 
 const USD = { code: 'USD', name: 'United States Dollar', symbol: '$', decimals: 2 };
@@ -194,14 +195,15 @@ describe('internal accounts', () => {
     it('a deletion landing between the read and the commit of a provisioning makes the commit fail', async () => {
       const platform = await usdOnly();
       const customer = await createIndividual(platform.api);
-      const events = testApp.app.get(EventStoreService);
+      const commands = testApp.app.get(CommandStore);
+      const events = commands.events;
       const ledger = testApp.app.get(AccountsLedger);
       const eur = {
         platformId: platform.platformId, accountId: customerAccountId(customer.id, 'EUR'), customerId: customer.id,
         accountType: customerAccountType('EUR'), currency: 'EUR', openedAt: customer.createdAt,
       };
       // 1. The provisioning reads the customer, active, and decides.
-      const read = await events.load(streamNameFor(customer.id), customerDecider);
+      const read = await commands.load(CUSTOMER_STREAM, streamNameFor(customer.id));
       const decided = customerDecider.decide({ type: 'OpenInternalAccounts', accounts: [{ accountId: eur.accountId, currency: 'EUR' }], now: eur.openedAt }, read.state);
       expect(decided.map((event) => event.type)).toEqual(['CustomerInternalAccountsOpened']);
       // 2. The deletion commits.
@@ -233,7 +235,8 @@ describe('internal accounts', () => {
 
     it('deletions racing provisionings: an account exists only if it was opened in one commit with its record, before the deletion', async () => {
       const platform = await usdOnly();
-      const events = testApp.app.get(EventStoreService);
+      const commands = testApp.app.get(CommandStore);
+      const events = commands.events;
       const provisioner = testApp.app.get(InternalAccountProvisioner);
       const customers = await Promise.all(Array.from({ length: 8 }, () => createIndividual(platform.api)));
       await Promise.all(

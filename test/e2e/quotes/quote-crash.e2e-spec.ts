@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AccountsLedger } from '../../../src/accounts/ledger/accounts-ledger';
+import { CommandStore } from '../../../src/infra/commands/command-store';
 import { EventStoreService } from '../../../src/infra/event-store/event-store.service';
 import { PostgresEventStore } from '../../../src/infra/event-store/postgres-event-store';
 import { streamNameFor } from '../../../src/infra/ids';
@@ -47,7 +48,7 @@ describe('quotes: a process dying between steps', () => {
     const store = new PostgresEventStore(pool);
     const events = new EventStoreService(store);
     try {
-      await whileDown({ events, ledger: new AccountsLedger(events) });
+      await whileDown({ events, ledger: new AccountsLedger(new CommandStore(events)) });
     } finally {
       await store.close();
       await pool.end();

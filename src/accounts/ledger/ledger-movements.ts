@@ -1,0 +1,88 @@
+import { DomainEvent } from '../../infra/domain/decider';
+import { AppendResult, EventMetadata } from '../../infra/event-store/event-store.port';
+import { InternalAccountType } from '../domain/internal-account/internal-account.events';
+
+/** What AccountsLedger takes and answers (its public vocabulary). */
+export interface LedgerAccountSnapshot {
+  accountId: string;
+  platformId: string;
+  customerId: string | null;
+  accountType: InternalAccountType;
+  currency: string;
+  /** `balance.amount` of the GET view. */
+  available: number;
+  held: number;
+  /** `totalBalance.amount` = available + held. */
+  total: number;
+  openedAt: string;
+  updatedAt: string;
+}
+
+export interface LedgerStepResult extends LedgerAccountSnapshot {
+  /** False when the step had already been applied (an idempotent repeat). */
+  applied: boolean;
+}
+
+export interface OpenAccountInput {
+  platformId: string;
+  accountId: string;
+  customerId: string | null;
+  accountType: InternalAccountType;
+  currency: string;
+  /** Deterministic time (the customer's or platform's creation), so a replay opens the same way. */
+  openedAt: string;
+}
+
+export interface CreditInput {
+  platformId: string;
+  accountId: string;
+  /** The business key of the credit (e.g. a transaction id): a repeat is a no-op. */
+  movementId: string;
+  amount: number;
+  /** Why the money came in, e.g. SANDBOX_FUNDING, TRANSFER_IN, QUOTE_REFUND. */
+  reason: string;
+  reference?: string | null;
+}
+
+export interface HoldInput {
+  platformId: string;
+  accountId: string;
+  holdId: string;
+  amount: number;
+  reference?: string | null;
+}
+
+export interface HoldRef {
+  platformId: string;
+  accountId: string;
+  holdId: string;
+}
+
+/**
+ * Events of another stream (e.g. the quote's) to commit in the same transaction as a ledger step,
+ * at the revision the caller decided them on.
+ */
+export interface CompanionAppend {
+  streamName: string;
+  events: DomainEvent[];
+  expectedRevision: number | 'no_stream';
+  /** Metadata overrides of the companion's events (e.g. the tenant, when a reactor writes). */
+  metadata?: Partial<EventMetadata>;
+}
+
+/**
+ * The outcome of an atomic step: `applied` (both streams written in one commit) or `declined`,
+ * with nothing written; the caller then takes its sequential path, which settles every case
+ * (refusals, repeats, races) from a fresh read. REFUSED: the account does not allow the step (or
+ * is not this platform's); NOOP: the step is already done; COMPANION_CONFLICT: the companion
+ * stream moved; ACCOUNT_CONFLICT: the account kept moving under another process; UNSUPPORTED:
+ * the event store cannot commit several streams at once.
+ */
+export type AtomicStepOutcome =
+  | { kind: 'applied'; account: LedgerStepResult; companion: AppendResult }
+  | { kind: 'declined'; reason: 'REFUSED' | 'NOOP' | 'COMPANION_CONFLICT' | 'ACCOUNT_CONFLICT' | 'UNSUPPORTED' };
+
+/** The outcome of `openAllWith`: every account opened with the companion in one commit, or nothing written. */
+export type AtomicOpenOutcome =
+  | { kind: 'applied'; companion: AppendResult }
+  | { kind: 'declined'; reason: 'COMPANION_CONFLICT' | 'ACCOUNT_CONFLICT' | 'UNSUPPORTED' };
