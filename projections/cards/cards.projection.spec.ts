@@ -32,15 +32,22 @@ describe('cards projection', () => {
     await spec.close();
   });
 
-  it('a requested card is one PROCESSING row, its list columns and its GET view', async () => {
+  it('a requested card is one PROCESSING row: its list columns, the read model record and its GET view', async () => {
     await spec.given([requested]);
-    const [row] = await spec.rows('SELECT platform_id, card_id, cardholder_id, platform_card_id, state, view::json AS view, created_at FROM cards');
+    const [row] = await spec.rows(
+      'SELECT platform_id, card_id, cardholder_id, platform_card_id, state, record::json AS record, view::json AS view, created_at FROM cards',
+    );
+    const { issuerScenario: _writeSideOnly, requestedAt, ...shown } = requested.data;
     expect(row).toEqual({
       platform_id: PLATFORM,
       card_id: CARD,
       cardholder_id: 'Customer:0199a000-0000-7000-8000-000000000001',
       platform_card_id: 'card-123',
       state: 'PROCESSING',
+      // The read model's own record: no issuer scenario (the write side's business).
+      record: {
+        status: 'PROCESSING', ...shown, stateReason: null, last4: null, expMonth: null, expYear: null, createdAt: requestedAt, updatedAt: requestedAt,
+      },
       view: expect.objectContaining({ id: CARD, state: 'PROCESSING', cardholderId: 'Customer:0199a000-0000-7000-8000-000000000001' }),
       created_at: new Date('2025-10-13T12:00:00.000Z'),
     });
@@ -48,10 +55,11 @@ describe('cards projection', () => {
 
   it('issuance and freezing update the same row: state, PAN details, updated_at', async () => {
     await spec.given([requested, issued, frozen]);
-    const rows = await spec.rows('SELECT state, view::json AS view, updated_at FROM cards');
+    const rows = await spec.rows('SELECT state, record::json AS record, view::json AS view, updated_at FROM cards');
     expect(rows).toEqual([
       {
         state: 'FROZEN',
+        record: expect.objectContaining({ status: 'FROZEN', last4: '4242', expMonth: 10, expYear: 2028, updatedAt: '2025-10-13T12:01:00.000Z' }),
         view: expect.objectContaining({ state: 'FROZEN', last4: '4242', expMonth: 10, expYear: 2028 }),
         updated_at: new Date('2025-10-13T12:01:00.000Z'),
       },

@@ -1,16 +1,16 @@
 import { Projection } from '../../src/infra/projections/projection';
-import { CardState, ExistingCard, cardDecider } from '../../src/cards';
-import { CARD_EVENT_TYPES, CardEvent } from '../../src/cards';
-import { cardView } from '../../src/cards';
+import { CARD_EVENT_TYPES, CardEvent, cardView } from '../../src/cards';
+import { CardRecord, evolveCardRecord } from './card-record';
 
 /**
- * `cards`: one row per card with its folded state (`record`) and its GET view (`view`, the
- * document `GET /cards` and `GET /cards/{id}` return), plus indexed columns for the list
- * filters. Every column comes from the events, so a rebuild reproduces the rows exactly.
+ * `cards`: one row per card with the read model's record of it (`record`, card-record.ts) and its
+ * GET view (`view`, the document `GET /cards` and `GET /cards/{id}` return), plus indexed columns
+ * for the list filters. Every column comes from the events, so a rebuild reproduces the rows exactly.
  */
 export const cardsProjection: Projection = {
   name: 'cards',
-  version: 1,
+  // 2: `record` is the read model's own record, no longer the write side's state.
+  version: 2,
   tables: ['cards'],
   schema: (t) => [
     `CREATE TABLE IF NOT EXISTS ${t('cards')} (
@@ -36,10 +36,9 @@ export const cardsProjection: Projection = {
       `SELECT record FROM ${tx.table('cards')} WHERE platform_id = $1 AND card_id = $2`,
       [typed.data.platformId, typed.data.cardId],
     );
-    const previous: CardState = existing.rows[0] ? JSON.parse(existing.rows[0].record) : cardDecider.initialState();
-    const state = cardDecider.evolve(previous, typed);
-    if (state.status === 'none') return;
-    const card = state as ExistingCard;
+    const previous: CardRecord | null = existing.rows[0] ? JSON.parse(existing.rows[0].record) : null;
+    const card = evolveCardRecord(previous, typed);
+    if (card === null) return;
     await tx.query(
       `INSERT INTO ${tx.table('cards')}
          (platform_id, card_id, cardholder_id, platform_card_id, state, record, view, created_at, updated_at)

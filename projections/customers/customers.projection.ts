@@ -1,20 +1,20 @@
-import { Projection } from '../../src/infra/projections/projection';
-import { CustomerState, customerDecider } from '../../src/customers';
-import { CUSTOMER_EVENT_TYPES, CustomerEvent } from '../../src/customers';
-import { customerView, documentView, verificationView } from '../../src/customers';
+import { Projection, ProjectionTransaction } from '../../src/infra/projections/projection';
+import { CUSTOMER_EVENT_TYPES, CustomerEvent, customerView, documentView, verificationView } from '../../src/customers';
+import { CustomerRecord, evolveCustomerRecord } from './customer-record';
 
 /**
- * `customers`: one row per customer with its folded state (`state`) and its GET view (`view`),
- * plus indexed columns for the list filters. `customer_verifications` and `customer_documents`
- * hold the views of `GET /verifications/{id}` and uploaded documents. Every column comes from the
- * events, so a rebuild reproduces the rows exactly. Secret personal fields stay sealed in `state`
- * and `view` (src/customers/domain/customer/personal-data-fields.ts); queries open them at read time.
+ * `customers`: one row per customer with the read model's record of it (`state`,
+ * customer-record.ts) and its GET view (`view`), plus indexed columns for the list filters.
+ * `customer_verifications` and `customer_documents` hold the views of `GET /verifications/{id}`
+ * and uploaded documents. Every column comes from the events, so a rebuild reproduces the rows
+ * exactly. Secret personal fields stay sealed in `state` and `view`; queries open them at read time.
  */
 export const customersProjection: Projection = {
   name: 'customers',
   // 2: views in the reference's shapes (beneficial owner ids, incorporatedOn...); uma_address and currencies columns.
   // 3: secret personal fields sealed; CustomerPersonalDataErased clears them from state and views.
-  version: 3,
+  // 4: `state` is the read model's own record (no tax identifier), no longer the write side's state.
+  version: 4,
   tables: ['customers', 'customer_verifications', 'customer_documents'],
   schema: (t) => [
     `CREATE TABLE IF NOT EXISTS ${t('customers')} (
@@ -60,66 +60,77 @@ export const customersProjection: Projection = {
   handles: CUSTOMER_EVENT_TYPES,
   async apply(event, tx) {
     const typed = { type: event.type, data: event.data } as unknown as CustomerEvent;
-    const data = event.data as { customerId: string; platformId: string };
-    const existing = await tx.query<{ state: CustomerState }>(
+    const existing = await tx.query<{ state: CustomerRecord }>(
       `SELECT state::json AS state FROM ${tx.table('customers')} WHERE platform_id = $1 AND customer_id = $2`,
-      [data.platformId, data.customerId],
+      [typed.data.platformId, typed.data.customerId],
     );
-    const previous = existing.rows[0]?.state ?? customerDecider.initialState();
-    const state = customerDecider.evolve(previous, typed);
-    if (state.status === 'none') return;
-    const view = customerView(state);
-    await tx.query(
-      `INSERT INTO ${tx.table('customers')}
-         (platform_id, customer_id, platform_customer_id, customer_type, kyc_status, kyb_status, region, email,
-          is_deleted, state, view, created_at, updated_at, uma_address, currencies)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
-       ON CONFLICT (platform_id, customer_id) DO UPDATE SET
-         kyc_status = EXCLUDED.kyc_status, kyb_status = EXCLUDED.kyb_status, region = EXCLUDED.region,
-         email = EXCLUDED.email, is_deleted = EXCLUDED.is_deleted, state = EXCLUDED.state, view = EXCLUDED.view,
-         updated_at = EXCLUDED.updated_at, uma_address = EXCLUDED.uma_address, currencies = EXCLUDED.currencies`,
-      [
-        state.platformId,
-        state.customerId,
-        state.platformCustomerId,
-        state.customerType,
-        state.kycStatus,
-        state.kybStatus,
-        state.profile.region,
-        state.profile.email,
-        state.status === 'deleted',
-        JSON.stringify(state),
-        JSON.stringify(view),
-        state.createdAt,
-        state.updatedAt,
-        state.umaAddress,
-        state.profile.currencies ?? null,
-      ],
-    );
+    const previous = existing.rows[0]?.state ?? null;
+    const record = evolveCustomerRecord(previous, typed);
+    if (record === null) return;
+    if (record !== previous) await writeCustomer(tx, record);
     if (typed.type === 'VerificationSubmitted') {
-      const record = state.verifications.find((candidate) => candidate.verificationId === typed.data.verificationId)!;
+      const verification = typed.data;
       await tx.query(
         `INSERT INTO ${tx.table('customer_verifications')} (platform_id, verification_id, customer_id, verification_status, view, created_at)
          VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (platform_id, verification_id) DO NOTHING`,
-        [state.platformId, record.verificationId, state.customerId, record.verificationStatus, JSON.stringify(verificationView(state.customerId, record)), record.submittedAt],
+        [
+          record.platformId,
+          verification.verificationId,
+          record.customerId,
+          verification.verificationStatus,
+          JSON.stringify(verificationView(record.customerId, verification)),
+          verification.submittedAt,
+        ],
       );
     }
     if (typed.type === 'CustomerPersonalDataErased') {
       // The document views were written once, at upload: rewrite them without the erased numbers.
-      for (const document of state.documents) {
-        await tx.query(
-          `UPDATE ${tx.table('customer_documents')} SET view = $3 WHERE platform_id = $1 AND document_id = $2`,
-          [state.platformId, document.documentId, JSON.stringify(documentView(state.customerId, document))],
-        );
+      for (const document of record.documents) {
+        await tx.query(`UPDATE ${tx.table('customer_documents')} SET view = $3 WHERE platform_id = $1 AND document_id = $2`, [
+          record.platformId,
+          document.documentId,
+          JSON.stringify(documentView(record.customerId, document)),
+        ]);
       }
     }
     if (typed.type === 'DocumentUploaded') {
-      const document = state.documents.find((candidate) => candidate.documentId === typed.data.documentId)!;
+      const document = record.documents.find((candidate) => candidate.documentId === typed.data.documentId)!;
       await tx.query(
         `INSERT INTO ${tx.table('customer_documents')} (platform_id, document_id, customer_id, view, created_at)
          VALUES ($1, $2, $3, $4, $5) ON CONFLICT (platform_id, document_id) DO NOTHING`,
-        [state.platformId, document.documentId, state.customerId, JSON.stringify(documentView(state.customerId, document)), document.uploadedAt],
+        [record.platformId, document.documentId, record.customerId, JSON.stringify(documentView(record.customerId, document)), document.uploadedAt],
       );
     }
   },
 };
+
+/** The customer's row: the record, its GET view and the columns the list filters on. */
+async function writeCustomer(tx: ProjectionTransaction, record: CustomerRecord): Promise<void> {
+  await tx.query(
+    `INSERT INTO ${tx.table('customers')}
+       (platform_id, customer_id, platform_customer_id, customer_type, kyc_status, kyb_status, region, email,
+        is_deleted, state, view, created_at, updated_at, uma_address, currencies)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+     ON CONFLICT (platform_id, customer_id) DO UPDATE SET
+       kyc_status = EXCLUDED.kyc_status, kyb_status = EXCLUDED.kyb_status, region = EXCLUDED.region,
+       email = EXCLUDED.email, is_deleted = EXCLUDED.is_deleted, state = EXCLUDED.state, view = EXCLUDED.view,
+       updated_at = EXCLUDED.updated_at, uma_address = EXCLUDED.uma_address, currencies = EXCLUDED.currencies`,
+    [
+      record.platformId,
+      record.customerId,
+      record.platformCustomerId,
+      record.customerType,
+      record.kycStatus,
+      record.kybStatus,
+      record.profile.region,
+      record.profile.email,
+      record.status === 'deleted',
+      JSON.stringify(record),
+      JSON.stringify(customerView(record)),
+      record.createdAt,
+      record.updatedAt,
+      record.umaAddress,
+      record.profile.currencies ?? null,
+    ],
+  );
+}

@@ -42,7 +42,7 @@ const resolved = (resolvedAt: string) => ({
   data: { ...ref(), status: 'MATCHED', verifiedFullName: 'JANE DOE', resolvedAt },
 });
 
-const COLUMNS = 'platform_id, external_account_id, customer_id, currency, account_type, is_deleted, state::json AS state, created_at, updated_at';
+const COLUMNS = 'platform_id, external_account_id, customer_id, currency, account_type, is_deleted, state::json AS state, primary_identifier, created_at, updated_at';
 
 describe('external-accounts projection', () => {
   let spec: ProjectionSpec;
@@ -53,7 +53,7 @@ describe('external-accounts projection', () => {
     await spec.close();
   });
 
-  it('a created account is one row: list columns and its folded state, untrusted', async () => {
+  it('a created account is one row: list columns, the read model record (untrusted) and the primary identifier', async () => {
     await spec.given([created()]);
     expect(await spec.rows(`SELECT ${COLUMNS} FROM external_accounts`)).toEqual([
       {
@@ -63,47 +63,75 @@ describe('external-accounts projection', () => {
         currency: 'USD',
         account_type: 'USD_ACCOUNT',
         is_deleted: false,
-        state: { status: 'active', ...createdData(), trusted: false, pendingChallenge: null, updatedAt: CREATED_AT },
+        state: { status: 'active', ...createdData(), trusted: false, updatedAt: CREATED_AT },
+        primary_identifier: '123456789',
         created_at: new Date(CREATED_AT),
         updated_at: new Date(CREATED_AT),
       },
     ]);
   });
 
-  it('a trust challenge is kept in the state without moving updated_at; trusting and untrusting move it', async () => {
-    await spec.given([created(), challenge('TRUST', '2025-10-13T12:01:00.000Z')]);
-    const row = () => spec.rows('SELECT state::json AS state, updated_at FROM external_accounts');
-    expect(await row()).toEqual([
+  it('keeps the GET view, identifiers and beneficiary under their wire names', async () => {
+    await spec.given([created()]);
+    expect(await spec.rows('SELECT view::json AS view FROM external_accounts')).toEqual([
       {
-        state: expect.objectContaining({
+        view: {
+          id: ACCOUNT,
+          customerId: CUSTOMER,
+          status: 'ACTIVE',
+          platformAccountId: 'bank-1',
+          currency: 'USD',
+          defaultUmaDepositAccount: false,
           trusted: false,
-          pendingChallenge: { challengeId: CHALLENGE, action: 'TRUST', expiresAt: '2025-10-13T13:00:00.000Z' },
+          accountInfo: {
+            accountType: 'USD_ACCOUNT',
+            accountNumber: '123456789',
+            routingNumber: '021000021',
+            paymentRails: ['ACH'],
+            beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Jane Doe' },
+          },
+          createdAt: CREATED_AT,
           updatedAt: CREATED_AT,
-        }),
-        updated_at: new Date(CREATED_AT),
+          ownershipType: 'THIRD_PARTY',
+          beneficiaryVerificationStatus: 'PENDING',
+        },
       },
     ]);
+  });
+
+  it('a trust challenge changes nothing the read model keeps; trusting and untrusting move trusted and updated_at', async () => {
+    await spec.given([created()]);
+    const row = () => spec.rows('SELECT state::json AS state, view::json ->> \'trusted\' AS view_trusted, updated_at FROM external_accounts');
+    const asCreated = await row();
+    await spec.given([challenge('TRUST', '2025-10-13T12:01:00.000Z')]);
+    expect(await row()).toEqual(asCreated);
+    expect(asCreated[0].state).not.toHaveProperty('pendingChallenge');
     await spec.given([trusted('2025-10-13T12:02:00.000Z')]);
     expect(await row()).toEqual([
       {
-        state: expect.objectContaining({ trusted: true, pendingChallenge: null, updatedAt: '2025-10-13T12:02:00.000Z' }),
+        state: expect.objectContaining({ trusted: true, updatedAt: '2025-10-13T12:02:00.000Z' }),
+        view_trusted: 'true',
         updated_at: new Date('2025-10-13T12:02:00.000Z'),
       },
     ]);
     await spec.given([challenge('UNTRUST', '2025-10-13T12:03:00.000Z'), untrusted('2025-10-13T12:04:00.000Z')]);
     expect(await row()).toEqual([
       {
-        state: expect.objectContaining({ trusted: false, pendingChallenge: null, updatedAt: '2025-10-13T12:04:00.000Z' }),
+        state: expect.objectContaining({ trusted: false, updatedAt: '2025-10-13T12:04:00.000Z' }),
+        view_trusted: 'false',
         updated_at: new Date('2025-10-13T12:04:00.000Z'),
       },
     ]);
   });
 
-  it('a resolved name check replaces the pending one in the state', async () => {
+  it('a resolved name check replaces the pending one in the record and the view', async () => {
     await spec.given([created(), resolved('2025-10-13T12:00:05.000Z')]);
-    expect(await spec.rows('SELECT state::json AS state, updated_at FROM external_accounts')).toEqual([
+    expect(await spec.rows('SELECT state::json AS state, view::json AS view, updated_at FROM external_accounts')).toEqual([
       {
         state: expect.objectContaining({ beneficiaryVerification: { status: 'MATCHED', verifiedFullName: 'JANE DOE' }, updatedAt: '2025-10-13T12:00:05.000Z' }),
+        view: expect.objectContaining({
+          beneficiaryVerificationStatus: 'MATCHED', beneficiaryVerifiedData: { fullName: 'JANE DOE' }, updatedAt: '2025-10-13T12:00:05.000Z',
+        }),
         updated_at: new Date('2025-10-13T12:00:05.000Z'),
       },
     ]);
@@ -119,7 +147,8 @@ describe('external-accounts projection', () => {
         currency: 'USD',
         account_type: 'USD_ACCOUNT',
         is_deleted: true,
-        state: { status: 'deleted', ...createdData(), trusted: false, pendingChallenge: null, updatedAt: '2025-10-13T12:30:00.000Z' },
+        state: { status: 'deleted', ...createdData(), trusted: false, updatedAt: '2025-10-13T12:30:00.000Z' },
+        primary_identifier: '123456789',
         created_at: new Date(CREATED_AT),
         updated_at: new Date('2025-10-13T12:30:00.000Z'),
       },

@@ -1,8 +1,9 @@
-import { QuoteScaChallenge } from '../../src/quotes';
+import { QuoteEvent, QuoteScaChallenge } from '../../src/quotes';
 import {
   ACCOUNT, CREATED_AT, CUSTOMER, EXPIRES_AT, EXTERNAL, OTHER_PLATFORM, PLATFORM, QUOTE, QUOTE_STREAM, QUOTE_TRANSACTION, T1, T2, T3, quoteRef, quoteTerms,
 } from '../quote-events.fixture';
 import { GivenEvent, projectionSpec, ProjectionSpec } from '../../test/support/projection-spec';
+import { QuoteRow, evolveQuoteRow } from './quote-row';
 import { quotesProjection } from './quotes.projection';
 
 const TRANSACTION = QUOTE_TRANSACTION;
@@ -181,6 +182,33 @@ describe('quotes projection', () => {
       { platform_id: PLATFORM, quote_id: QUOTE, customer_id: CUSTOMER, status: 'PROCESSING' },
       { platform_id: OTHER_PLATFORM, quote_id: QUOTE, customer_id: null, status: 'PENDING' },
     ]);
+  });
+
+  it('the rows are the fold of the read model evolve, written without reading them back', async () => {
+    const events = [created, authorizationRequested, challengeIssued, executionRequested, fundsHeld, completed, returned];
+    let expected: QuoteRow | null = null;
+    for (const event of events) {
+      await spec.given([event]);
+      expected = evolveQuoteRow(expected, event as unknown as QuoteEvent);
+      const row = expected!;
+      expect(
+        await spec.rows(
+          `SELECT platform_id, quote_id, transaction_id, customer_id, view::json AS view, status, sca_challenge::json AS sca_challenge, created_at, updated_at FROM quotes`,
+        ),
+      ).toEqual([
+        {
+          platform_id: row.platformId,
+          quote_id: row.quoteId,
+          transaction_id: row.transactionId,
+          customer_id: row.customerId,
+          view: row.view,
+          status: row.status,
+          sca_challenge: row.scaChallenge,
+          created_at: new Date(row.createdAt),
+          updated_at: new Date(row.updatedAt),
+        },
+      ]);
+    }
   });
 
   it('created_at comes from the terms, so the list query pages newest first by (created_at, quote_id)', async () => {

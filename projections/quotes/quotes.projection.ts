@@ -1,47 +1,19 @@
 import { Projection } from '../../src/infra/projections/projection';
 import { QuoteEvent } from '../../src/quotes';
-import { quoteDecider } from '../../src/quotes';
-import { quoteView } from '../../src/quotes';
+import { QUOTE_ROW_EVENT_TYPES, createdQuoteRow, quoteRowChange } from './quote-row';
 
 /**
- * `quotes`: one row per quote. Everything a quote shows is fixed at creation except its status,
- * so `view` holds the GET body as `QuoteCreated` made it (computed with the same quoteView the
- * API uses) and `status` the current status; the query puts the two together. Each later event
- * is then one pipelined UPDATE with no read back, which keeps the projector (and so every
- * read-your-writes answer) fast. Execute attempts that change no status are not projected.
- *
- * The one field that changes after creation, the SCA challenge of a PENDING_AUTHORIZATION quote,
- * has a column of its own (`sca_challenge`, null otherwise).
+ * `quotes`: one row per quote, the read model's row of quote-row.ts: the GET body as
+ * `QuoteCreated` made it (`view`), the current `status` and `sca_challenge`. A row is written by
+ * its creation and each later event is one pipelined UPDATE with no read back (a change never
+ * depends on the row before it), which keeps the projector (and so every read-your-writes
+ * answer) fast.
  */
-const STATUS_BY_EVENT: Readonly<Record<string, string>> = {
-  QuoteFundsHeld: 'PROCESSING',
-  QuoteFunded: 'PROCESSING',
-  QuoteCompleted: 'COMPLETED',
-  QuoteFailed: 'FAILED',
-  QuoteExpired: 'EXPIRED',
-  QuoteAuthorizationRequested: 'PENDING_AUTHORIZATION',
-  QuoteScaChallengeIssued: 'PENDING_AUTHORIZATION',
-  // Released: a prefunded quote is executing (shown PENDING), a REALTIME_FUNDING one PENDING.
-  QuoteAuthorized: 'PENDING',
-  QuoteAuthorizationFailed: 'FAILED',
-};
-
-const TIME_FIELD: Readonly<Record<string, string>> = {
-  QuoteFundsHeld: 'heldAt',
-  QuoteFunded: 'fundedAt',
-  QuoteCompleted: 'completedAt',
-  QuoteFailed: 'failedAt',
-  QuoteExpired: 'expiredAt',
-  QuoteAuthorizationRequested: 'requestedAt',
-  QuoteScaChallengeIssued: 'issuedAt',
-  QuoteAuthorized: 'authorizedAt',
-  QuoteAuthorizationFailed: 'failedAt',
-};
-
 export const quotesProjection: Projection = {
   name: 'quotes',
   // 3: views show `destination.paymentRail` under the contract's rail names (issue 20).
-  version: 3,
+  // 4: rows made by the read model's own evolve (quote-row.ts), no longer the write side's fold.
+  version: 4,
   tables: ['quotes'],
   schema: (t) => [
     `CREATE TABLE IF NOT EXISTS ${t('quotes')} (
@@ -59,27 +31,26 @@ export const quotesProjection: Projection = {
     `CREATE INDEX ON ${t('quotes')} (platform_id, created_at DESC, quote_id DESC)`,
     `CREATE INDEX ON ${t('quotes')} (platform_id, customer_id, created_at DESC)`,
   ],
-  handles: ['QuoteCreated', ...Object.keys(STATUS_BY_EVENT)],
+  handles: QUOTE_ROW_EVENT_TYPES,
   async apply(event, tx) {
-    const data = event.data as Record<string, unknown> & { quoteId: string; platformId: string };
-    if (event.type === 'QuoteCreated') {
-      const state = quoteDecider.evolve(quoteDecider.initialState(), event as unknown as QuoteEvent);
-      if (state.status === 'none') return;
-      const view = quoteView(state);
+    const typed = { type: event.type, data: event.data } as unknown as QuoteEvent;
+    if (typed.type === 'QuoteCreated') {
+      const row = createdQuoteRow(typed.data);
       tx.execute(
         `INSERT INTO ${tx.table('quotes')} (platform_id, quote_id, transaction_id, customer_id, status, view, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $7) ON CONFLICT (platform_id, quote_id) DO NOTHING`,
-        [state.platformId, state.quoteId, state.transactionId, state.customerId, view.status, JSON.stringify(view), state.createdAt],
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (platform_id, quote_id) DO NOTHING`,
+        [row.platformId, row.quoteId, row.transactionId, row.customerId, row.status, JSON.stringify(row.view), row.createdAt, row.updatedAt],
       );
       return;
     }
-    const scaChallenge = (data as { scaChallenge?: unknown }).scaChallenge;
+    const change = quoteRowChange(typed);
+    if (change === null) return;
     tx.execute(`UPDATE ${tx.table('quotes')} SET status = $3, updated_at = $4, sca_challenge = $5 WHERE platform_id = $1 AND quote_id = $2`, [
-      data.platformId,
-      data.quoteId,
-      STATUS_BY_EVENT[event.type],
-      data[TIME_FIELD[event.type]],
-      scaChallenge ? JSON.stringify(scaChallenge) : null,
+      typed.data.platformId,
+      typed.data.quoteId,
+      change.status,
+      change.updatedAt,
+      change.scaChallenge ? JSON.stringify(change.scaChallenge) : null,
     ]);
   },
 };

@@ -17,6 +17,7 @@ export type { LedgerAccountSnapshot } from './ledger/accounts-ledger';
 export { INSUFFICIENT_FUNDS, insufficientFunds, isInsufficientFunds } from './ledger/insufficient-funds';
 export { customerAccountId } from './provisioning/internal-account-provisioner';
 export type { ExternalAccountDetails } from './queries/external-account.view';
+export { externalAccountView } from './queries/external-account.view';
 export { ExternalAccountsQuery } from './queries/external-accounts.query';
 export { movementTime } from './queries/internal-account.view';
 export { InternalAccountsQuery } from './queries/internal-accounts.query';

@@ -7,4 +7,5 @@ export { cardDecider } from './domain/card/card.decider';
 export type { CardState, ExistingCard } from './domain/card/card.decider';
 export { CARD_EVENT_TYPES } from './domain/card/card.events';
 export type { CardEvent } from './domain/card/card.events';
+export type { CardForm, CardLifecycleState, CardStateReason } from './domain/card/card.events';
 export { cardView } from './queries/card.view';

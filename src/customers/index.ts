@@ -10,6 +10,7 @@ export { customerDecider } from './domain/customer/customer.decider';
 export type { CustomerState } from './domain/customer/customer.decider';
 export { CUSTOMER_EVENT_TYPES } from './domain/customer/customer.events';
 export type { CustomerEvent } from './domain/customer/customer.events';
+export type { BeneficialOwner, CustomerProfile, CustomerType, DocumentRecord, KybStatus, KycStatus } from './domain/customer/customer.events';
 export { customerView, documentView, verificationView } from './queries/customer.view';
 export type { CustomerView } from './queries/customer.view';
 export { CustomersQuery } from './queries/customers.query';

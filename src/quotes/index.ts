@@ -7,4 +7,6 @@ export type { QuoteEvent, QuoteScaChallenge, QuoteTerms } from './domain/quote/q
 export { ExchangeRatesModule } from './exchange-rates.module';
 export { QUOTE_TRANSACTION_REDUCERS } from './queries/quote-transaction.reducers';
 export { quoteView } from './queries/quote.view';
+export { quoteTermsView } from './queries/quote.view';
+export type { QuoteView } from './queries/quote.view';
 export { QuotesModule } from './quotes.module';

@@ -55,7 +55,14 @@ export interface ExternalAccountDetails extends ExternalAccountView {
   defaultPaymentRail: string;
 }
 
-export function externalAccountView(record: ExternalAccountRecord): ExternalAccountView {
+/**
+ * What an external account's view is made of. The write side's state and the read model's own
+ * record (projections/external-accounts/external-account-record.ts) both carry it, so commands
+ * and GETs answer the same view.
+ */
+export type ExternalAccountViewSource = Omit<ExternalAccountRecord, 'platformId' | 'pendingChallenge'>;
+
+export function externalAccountView(record: ExternalAccountViewSource): ExternalAccountView {
   const accountInfo: ExternalAccountView['accountInfo'] = {
     accountType: record.accountInfo.accountType,
     ...wireIdentifiers(record.accountInfo.accountType, record.accountInfo.identifiers),
@@ -105,12 +112,13 @@ function withoutNulls(value: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== null && field !== undefined));
 }
 
-export function externalAccountDetails(record: ExternalAccountRecord): ExternalAccountDetails {
+/** The details of an account from its view and its primary identifier (both kept by the read model). */
+export function externalAccountDetails(view: ExternalAccountView, primaryIdentifier: string): ExternalAccountDetails {
   return {
-    ...externalAccountView(record),
-    accountType: record.accountInfo.accountType,
-    primaryIdentifier: record.primaryIdentifier,
-    supportedRails: record.accountInfo.paymentRails,
-    defaultPaymentRail: record.accountInfo.paymentRails[0],
+    ...view,
+    accountType: view.accountInfo.accountType,
+    primaryIdentifier,
+    supportedRails: view.accountInfo.paymentRails,
+    defaultPaymentRail: view.accountInfo.paymentRails[0],
   };
 }

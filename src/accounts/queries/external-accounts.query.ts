@@ -2,8 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
 import { Page, PageRequest, toPage } from '../../infra/http/pagination';
 import { PG_POOL, lookup } from '../../infra/postgres/pool';
-import { ExternalAccountState } from '../domain/external-account/external-account.decider';
-import { ExternalAccountDetails, ExternalAccountView, externalAccountDetails, externalAccountView } from './external-account.view';
+import { ExternalAccountDetails, ExternalAccountView, externalAccountDetails } from './external-account.view';
 
 export interface ExternalAccountFilters {
   customerId?: string;
@@ -11,33 +10,34 @@ export interface ExternalAccountFilters {
 }
 
 /**
- * Read side of external accounts (the `external-accounts` projection). Exported: `findById`
- * answers the GET view plus `accountType`, `primaryIdentifier`, `supportedRails` and
- * `defaultPaymentRail`, or null for an unknown, deleted or other platform's account.
+ * Read side of external accounts (the `external-accounts` projection, which keeps each account's
+ * GET view). Exported: `findById` answers the GET view plus `accountType`, `primaryIdentifier`,
+ * `supportedRails` and `defaultPaymentRail`, or null for an unknown, deleted or other platform's
+ * account.
  */
 @Injectable()
 export class ExternalAccountsQuery {
   constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
 
   async findById(platformId: string, externalAccountId: string): Promise<ExternalAccountDetails | null> {
-    const state = await this.findState(platformId, externalAccountId);
-    return state && state.status === 'active' ? externalAccountDetails(state) : null;
+    const result = await lookup<{ view: ExternalAccountView; primary_identifier: string }>(
+      this.pool,
+      `SELECT view::json AS view, primary_identifier FROM external_accounts
+        WHERE platform_id = $1 AND external_account_id = $2 AND NOT is_deleted`,
+      [platformId, externalAccountId],
+    );
+    const row = result.rows[0];
+    return row ? externalAccountDetails(row.view, row.primary_identifier) : null;
   }
 
   /** The GET view only. */
   async findView(platformId: string, externalAccountId: string): Promise<ExternalAccountView | null> {
-    const state = await this.findState(platformId, externalAccountId);
-    return state && state.status === 'active' ? externalAccountView(state) : null;
-  }
-
-  /** Including deleted accounts (a transfer already under way still needs the details). */
-  async findState(platformId: string, externalAccountId: string): Promise<ExternalAccountState | null> {
-    const result = await lookup<{ state: ExternalAccountState }>(
+    const result = await lookup<{ view: ExternalAccountView }>(
       this.pool,
-      `SELECT state::json AS state FROM external_accounts WHERE platform_id = $1 AND external_account_id = $2`,
+      `SELECT view::json AS view FROM external_accounts WHERE platform_id = $1 AND external_account_id = $2 AND NOT is_deleted`,
       [platformId, externalAccountId],
     );
-    return result.rows[0]?.state ?? null;
+    return result.rows[0]?.view ?? null;
   }
 
   async list(platformId: string, filters: ExternalAccountFilters, page: PageRequest): Promise<Page<ExternalAccountView>> {
@@ -57,15 +57,15 @@ export class ExternalAccountsQuery {
       conditions.push(`(created_at, external_account_id) > ($${params.length - 1}::timestamptz, $${params.length})`);
     }
     params.push(page.limit + 1);
-    const rows = await this.pool.query<{ state: ExternalAccountState & { status: 'active' }; created_at: Date; external_account_id: string }>(
-      `SELECT state::json AS state, created_at, external_account_id FROM external_accounts WHERE ${conditions.join(' AND ')}
+    const rows = await this.pool.query<{ view: ExternalAccountView; created_at: Date; external_account_id: string }>(
+      `SELECT view::json AS view, created_at, external_account_id FROM external_accounts WHERE ${conditions.join(' AND ')}
         ORDER BY created_at, external_account_id LIMIT $${params.length}`,
       params,
     );
     return toPage(
       rows.rows,
       page.limit,
-      (row) => externalAccountView(row.state),
+      (row) => row.view,
       (row) => ({ createdAt: row.created_at.toISOString(), id: row.external_account_id }),
       Number(total.rows[0].count),
     );

@@ -24,7 +24,13 @@ export interface CardView {
   updatedAt: string;
 }
 
-export function cardView(state: { status: CardLifecycleState } & CardRecord): CardView {
+/**
+ * What a card's view is made of. The write side's state and the read model's own record
+ * (projections/cards/card-record.ts) both carry it, so commands and GETs answer the same view.
+ */
+export type CardViewSource = { status: CardLifecycleState } & Omit<CardRecord, 'platformId' | 'issuerScenario'>;
+
+export function cardView(state: CardViewSource): CardView {
   return {
     id: state.cardId,
     cardholderId: state.cardholderId,

@@ -7,6 +7,7 @@ import {
   BeneficialOwner,
   BusinessInfo,
   CustomerEvent,
+  CustomerProfile,
   DocumentRecord,
   EndUserTermsConsent,
   IndividualEdd,
@@ -171,10 +172,23 @@ export interface DocumentView {
 }
 
 /**
- * The GET view of a customer state (write-only fields such as identifiers are left out), as the
- * read model stores it: sealed fields stay sealed until `openCustomerView`.
+ * What a customer's view is made of (the write-only tax identifier is not). The write side's state
+ * and the read model's own record (projections/customers/customer-record.ts) both carry it, so
+ * commands and GETs answer the same view.
  */
-export function customerView(state: { status: 'active' | 'deleted' } & CustomerRecord): StoredCustomerView {
+export type CustomerViewSource = { status: 'active' | 'deleted'; profile: Omit<CustomerProfile, 'taxIdentifier'> } & Pick<
+  CustomerRecord,
+  'customerId' | 'customerType' | 'platformCustomerId' | 'umaAddress' | 'kycStatus' | 'kybStatus' | 'createdAt' | 'updatedAt'
+>;
+
+/** A document as its view shows it (the file's digest is not shown). */
+export type DocumentViewSource = Omit<DocumentRecord, 'sha256'>;
+
+/**
+ * The GET view of a customer (write-only fields such as identifiers are left out), as the read
+ * model stores it: sealed fields stay sealed until `openCustomerView`.
+ */
+export function customerView(state: CustomerViewSource): StoredCustomerView {
   const profile = state.profile;
   const base: CustomerViewBase = {
     id: state.customerId,
@@ -219,7 +233,7 @@ function businessInfoView(info: BusinessInfo | null): BusinessInfoView {
 }
 
 /** Owners stored before they had ids or creation times show derived ones (see beneficialOwnerId). */
-function beneficialOwnerView(state: CustomerRecord, owner: BeneficialOwner, index: number): StoredBeneficialOwnerView {
+function beneficialOwnerView(state: Pick<CustomerRecord, 'customerId' | 'createdAt'>, owner: BeneficialOwner, index: number): StoredBeneficialOwnerView {
   const { identifier, countryOfIssuance, ...personalInfo } = owner.personalInfo;
   const createdAt = owner.createdAt ?? state.createdAt;
   return {
@@ -257,7 +271,7 @@ export function verificationView(customerId: string, record: VerificationRecord)
   };
 }
 
-export function documentView(customerId: string, document: DocumentRecord): StoredDocumentView {
+export function documentView(customerId: string, document: DocumentViewSource): StoredDocumentView {
   return {
     id: document.documentId,
     documentHolder: customerId,

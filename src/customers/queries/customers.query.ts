@@ -4,7 +4,6 @@ import { PersonalDataKeys } from '../../infra/crypto/personal-data';
 import { DomainError } from '../../infra/domain/domain-error';
 import { PG_POOL, lookup } from '../../infra/postgres/pool';
 import { Page, PageRequest, toPage } from '../../infra/http/pagination';
-import { CustomerState } from '../domain/customer/customer.decider';
 import { CustomerType, KybStatus, KycStatus } from '../domain/customer/customer.events';
 import { CustomerView, DocumentView, StoredCustomerView, StoredDocumentView, VerificationView } from './customer.view';
 import { openCustomerView, openDocumentView } from './personal-data-views';
@@ -72,15 +71,6 @@ export class CustomersQuery {
       });
     }
     return customer;
-  }
-
-  /** The folded state (includes write-only fields, sealed); for this context's services only. */
-  async findState(platformId: string, customerId: string): Promise<CustomerState | null> {
-    const result = await this.pool.query<{ state: CustomerState }>(
-      `SELECT state::json AS state FROM customers WHERE platform_id = $1 AND customer_id = $2`,
-      [platformId, customerId],
-    );
-    return result.rows[0]?.state ?? null;
   }
 
   /** Ids of the platform's customers that are not deleted, oldest first, `batchSize` at a time. */

@@ -1,7 +1,7 @@
 import { RecordedEvent } from '../../infra/event-store/event-store.port';
 import { Currency } from '../../shared/currencies';
 import { ExistingQuote, PublicQuoteStatus, QuoteState, publicStatus, quoteDecider } from '../domain/quote/quote.decider';
-import { PaymentInstructionsRecord, QuoteDestination, QuoteEvent, QuoteScaChallenge, QuoteSource, RateDetails } from '../domain/quote/quote.events';
+import { PaymentInstructionsRecord, QuoteDestination, QuoteEvent, QuoteScaChallenge, QuoteSource, QuoteTerms, RateDetails } from '../domain/quote/quote.events';
 import { pricedCurrency } from '../pricing/payout-currencies';
 import { WirePaymentRail, wirePaymentRail } from '../pricing/rails';
 
@@ -63,28 +63,37 @@ export interface QuoteView {
 }
 
 export function quoteView(state: ExistingQuote): QuoteView {
-  // Key order is the resource's field order (SPEC.md), optional fields only when present.
-  const view: QuoteView = {
-    id: state.quoteId,
-    status: publicStatus(state),
-    createdAt: state.createdAt,
-    expiresAt: state.expiresAt,
-    source: sourceView(state.source),
-    destination: destinationView(state.destination),
-    sendingCurrency: pricedCurrency(state.sendingCurrency),
-    receivingCurrency: pricedCurrency(state.receivingCurrency),
-    totalSendingAmount: state.totalSendingAmount,
-    totalReceivingAmount: state.totalReceivingAmount,
-    exchangeRate: Number(state.exchangeRate),
-    feesIncluded: state.feesIncluded,
-    platformFeesIncluded: state.platformFeesIncluded,
-    ...(state.paymentInstructions ? { paymentInstructions: state.paymentInstructions.map(instructionsView) } : {}),
-    transactionId: state.transactionId,
-    ...(state.counterpartyInformation ? { counterpartyInformation: sortedKeys(state.counterpartyInformation) } : {}),
-    rateDetails: rateDetailsView(state.rateDetails),
-    ...(state.description !== null ? { description: state.description } : {}),
-  };
+  const view = quoteTermsView(state, publicStatus(state));
   return state.status === 'PENDING_AUTHORIZATION' ? whileAuthorizing(view, state.authorization.scaChallenge) : view;
+}
+
+/**
+ * A quote's terms (fixed at creation) shown with `status`, without a challenge: the write side's
+ * views start from it, and the quotes read model stores it as `QuoteCreated` made it (with
+ * presentStoredQuote adding the current status and challenge at read time).
+ */
+export function quoteTermsView(terms: QuoteTerms, status: PublicQuoteStatus): QuoteView {
+  // Key order is the resource's field order (SPEC.md), optional fields only when present.
+  return {
+    id: terms.quoteId,
+    status,
+    createdAt: terms.createdAt,
+    expiresAt: terms.expiresAt,
+    source: sourceView(terms.source),
+    destination: destinationView(terms.destination),
+    sendingCurrency: pricedCurrency(terms.sendingCurrency),
+    receivingCurrency: pricedCurrency(terms.receivingCurrency),
+    totalSendingAmount: terms.totalSendingAmount,
+    totalReceivingAmount: terms.totalReceivingAmount,
+    exchangeRate: Number(terms.exchangeRate),
+    feesIncluded: terms.feesIncluded,
+    platformFeesIncluded: terms.platformFeesIncluded,
+    ...(terms.paymentInstructions ? { paymentInstructions: terms.paymentInstructions.map(instructionsView) } : {}),
+    transactionId: terms.transactionId,
+    ...(terms.counterpartyInformation ? { counterpartyInformation: sortedKeys(terms.counterpartyInformation) } : {}),
+    rateDetails: rateDetailsView(terms.rateDetails),
+    ...(terms.description !== null ? { description: terms.description } : {}),
+  };
 }
 
 /**

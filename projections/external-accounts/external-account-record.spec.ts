@@ -1,0 +1,63 @@
+import { ExternalAccountEvent, externalAccountView } from '../../src/accounts';
+import { externalAccountDecider } from '../../src/accounts/domain/external-account/external-account.decider';
+import { ExternalAccountRecord, evolveExternalAccountRecord } from './external-account-record';
+
+const ref = { externalAccountId: 'ExternalAccount:0199a000-0000-7000-8000-0000000000e1', platformId: 'Platform:0199a000-0000-7000-8000-0000000000f1' };
+const CHALLENGE = 'ScaChallenge:0199a000-0000-7000-8000-0000000000c1';
+const stream: ExternalAccountEvent[] = [
+  {
+    type: 'ExternalAccountCreated',
+    data: {
+      ...ref,
+      customerId: 'Customer:0199a000-0000-7000-8000-000000000001',
+      currency: 'MXN',
+      platformAccountId: null,
+      // Stored before the reference's names: the view maps them.
+      accountInfo: { accountType: 'MXN_ACCOUNT', identifiers: { clabe: '032180000118359719' }, paymentRails: ['SPEI'], beneficiary: { beneficiaryType: 'BUSINESS', fullName: 'Acme SA' } },
+      primaryIdentifier: '032180000118359719',
+      beneficiaryVerification: { status: 'PENDING', verifiedFullName: null },
+      createdAt: '2025-10-13T12:00:00.000Z',
+    },
+  },
+  { type: 'BeneficiaryVerificationResolved', data: { ...ref, status: 'PARTIAL_MATCH', verifiedFullName: 'ACME S.A.', resolvedAt: '2025-10-13T12:00:05.000Z' } },
+  {
+    type: 'BeneficiaryTrustChallengeIssued',
+    data: { ...ref, action: 'TRUST', challengeId: CHALLENGE, factor: 'SMS_OTP', expiresAt: '2025-10-13T12:10:00.000Z', issuedAt: '2025-10-13T12:01:00.000Z' },
+  },
+  { type: 'BeneficiaryTrusted', data: { ...ref, challengeId: CHALLENGE, trustedAt: '2025-10-13T12:02:00.000Z' } },
+  {
+    type: 'BeneficiaryTrustChallengeIssued',
+    data: { ...ref, action: 'UNTRUST', challengeId: CHALLENGE, factor: 'SMS_OTP', expiresAt: '2025-10-13T12:13:00.000Z', issuedAt: '2025-10-13T12:03:00.000Z' },
+  },
+  { type: 'BeneficiaryUntrusted', data: { ...ref, challengeId: CHALLENGE, untrustedAt: '2025-10-13T12:04:00.000Z' } },
+  { type: 'ExternalAccountDeleted', data: { ...ref, deletedAt: '2025-10-13T12:05:00.000Z' } },
+];
+
+function fold(events: ExternalAccountEvent[]): ExternalAccountRecord | null {
+  return events.reduce<ExternalAccountRecord | null>(evolveExternalAccountRecord, null);
+}
+
+describe('external account record (the external-accounts read model state)', () => {
+  it('shows, after every event, the view the write side answers (same fields, same order)', () => {
+    for (let length = 1; length <= stream.length; length += 1) {
+      const events = stream.slice(0, length);
+      const write = events.reduce(externalAccountDecider.evolve, externalAccountDecider.initialState());
+      if (write.status === 'none') throw new Error('not created');
+      const read = fold(events)!;
+      expect({ length, status: read.status, view: JSON.stringify(externalAccountView(read)) }).toEqual({
+        length,
+        status: write.status,
+        view: JSON.stringify(externalAccountView(write)),
+      });
+    }
+  });
+
+  it('a trust challenge leaves the record as it was: no view shows it', () => {
+    const before = fold(stream.slice(0, 2));
+    expect(evolveExternalAccountRecord(before, stream[2])).toBe(before);
+  });
+
+  it('events of an account never created fold to nothing', () => {
+    expect(fold(stream.slice(1))).toBeNull();
+  });
+});
