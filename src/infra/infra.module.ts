@@ -10,7 +10,9 @@ import { PG_POOL } from './postgres/pool';
 import { IN_PROCESS_POLL_INTERVAL_MS, ProjectionRunner } from './projections/projection-runner';
 import { PROJECTIONS, Projection, Reactor } from './projections/projection';
 import { ProjectorThread } from './projections/projector-thread';
-import { NotifiedReadModelWaiter, READ_MODEL_WAITER, ReadModelWaiter, RunnerReadModelWaiter } from './projections/read-model-waiter';
+import { RunnerReadModelWaiter } from './projections/in-process-read-model-waiter';
+import { NotifiedReadModelWaiter } from './projections/notified-read-model-waiter';
+import { READ_MODEL_WAITER, ReadModelWaiter } from './projections/read-model-waiter';
 import { QUEUE_SERVICE, QueueService } from './queue/queue.service';
 import { TaskScheduler } from './queue/task-scheduler';
 

@@ -3,17 +3,22 @@ import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
 import type { AddressInfo } from 'node:net';
 import { CallHandler, Controller, ExecutionContext, Get, HttpException, INestApplication, Injectable, Module, NestInterceptor, UseInterceptors } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { InterceptorsConsumer } from '@nestjs/core/interceptors';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { Observable } from 'rxjs';
 import {
+  COPIED_NEST_INTERCEPT_SHA256,
   installScopedInterceptorsConsumer,
+  nestIntercept,
   nestInterceptMatches,
+  sourceFingerprint,
   uninstallScopedInterceptorsConsumer,
 } from '../../src/infra/http/interceptors-consumer';
 
 /**
  * The interceptor chain without `AsyncResource.bind` (src/infra/http/interceptors-consumer.ts):
- * every request answers, and every step sees the async context, exactly as with Nest's own.
+ * every request answers, and every step sees the async context, exactly as with Nest's own; and
+ * it replaces only the very method it was copied from.
  */
 const storage = new AsyncLocalStorage<{ id: string }>();
 
@@ -94,8 +99,28 @@ describe("Nest's interceptor chain without AsyncResource.bind", () => {
     await app.close();
   });
 
-  it('copies the @nestjs/core installed (an upgrade that changes the chain fails here)', () => {
+  it('copies the @nestjs/core installed, to the character (an upgrade that changes the method fails here)', () => {
+    // On failure: compare InterceptorsConsumer.intercept in node_modules/@nestjs/core with the copy
+    // in src/infra/http/interceptors-consumer.ts, bring the copy up to date (or drop it), then
+    // record the new fingerprint in COPIED_NEST_INTERCEPT_SHA256. Until then Nest's own runs.
+    expect(sourceFingerprint(nestIntercept)).toBe(COPIED_NEST_INTERCEPT_SHA256);
     expect(nestInterceptMatches()).toBe(true);
+  });
+
+  it('leaves in place a method that differs from the one it copies', () => {
+    uninstallScopedInterceptorsConsumer();
+    // The shipped method with one change, as an upgrade would bring.
+    const changed = async function intercept(this: InterceptorsConsumer, ...args: Parameters<InterceptorsConsumer['intercept']>) {
+      return nestIntercept.apply(this, args);
+    };
+    InterceptorsConsumer.prototype.intercept = changed;
+    try {
+      expect(nestInterceptMatches(changed)).toBe(false);
+      expect(installScopedInterceptorsConsumer()).toBe(false);
+      expect(InterceptorsConsumer.prototype.intercept).toBe(changed);
+    } finally {
+      uninstallScopedInterceptorsConsumer();
+    }
   });
 
   const variants: Array<[string, () => void]> = [

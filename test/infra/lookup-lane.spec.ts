@@ -1,10 +1,11 @@
 import { Socket } from 'node:net';
 import { Pool } from 'pg';
-import { ConnectionKeepingPool, createPool, lookup } from '../../src/infra/postgres/pool';
+import { ConnectionKeepingPool } from '../../src/infra/postgres/connection-keeping-pool';
+import { createPool, lookup } from '../../src/infra/postgres/pool';
 import { FreshDatabase, freshDatabase } from '../support/database';
 import { countSocketWrites } from '../support/socket-writes';
 
-/** ConnectionKeepingPool.lookup: quick reads pipelined on one shared connection (src/infra/postgres/pool.ts). */
+/** ConnectionKeepingPool.lookup: quick reads pipelined on one shared connection (src/infra/postgres/lookup-lane.ts). */
 describe('lookups through the pool lane, on real Postgres', () => {
   let database: FreshDatabase;
   let pool: Pool;
@@ -41,7 +42,7 @@ describe('lookups through the pool lane, on real Postgres', () => {
 
   it('sends the lookups issued in one turn in one socket write', async () => {
     await Promise.all(['a', 'b', 'c'].map(byId)); // the lane is open, the statement prepared
-    const lane = await (pool as unknown as { lane: Promise<{ connection: { stream: Socket } }> }).lane;
+    const lane = await (pool as unknown as { lane: { connection: Promise<{ connection: { stream: Socket } }> } }).lane.connection;
     const { result: answers, writes } = await countSocketWrites(lane.connection.stream, () => Promise.all(['a', 'b', 'c'].map(byId)));
     expect(answers.map((answer) => answer.rows[0].amount)).toEqual(['1', '2', '3']);
     expect(writes).toBe(1);

@@ -2,7 +2,7 @@ import { Pool } from 'pg';
 import { createPool } from '../../src/infra/postgres/pool';
 import { FreshDatabase, freshDatabase } from '../support/database';
 
-/** The pool's client prepares parameterized statements once per connection (src/infra/postgres/pool.ts). */
+/** The pool's client prepares parameterized statements once per connection (src/infra/postgres/prepared-statements.ts). */
 describe('PreparingClient on real Postgres', () => {
   let database: FreshDatabase;
   let pool: Pool;

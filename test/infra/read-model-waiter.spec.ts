@@ -6,12 +6,13 @@ import { PostgresEventStore } from '../../src/infra/event-store/postgres-event-s
 import { CHECKPOINT_DDL } from '../../src/infra/projections/checkpoints';
 import { Projection } from '../../src/infra/projections/projection';
 import { ProjectionRunner } from '../../src/infra/projections/projection-runner';
-import { NotifiedReadModelWaiter } from '../../src/infra/projections/read-model-waiter';
+import { ReportedProgress } from '../../src/infra/projections/in-process-read-model-waiter';
+import { NotifiedReadModelWaiter } from '../../src/infra/projections/notified-read-model-waiter';
 import { createPool } from '../../src/infra/postgres/pool';
 import { FreshDatabase, freshDatabase } from '../support/database';
 
 /**
- * Read-your-writes in an api process without a projector (src/infra/projections/read-model-waiter.ts):
+ * Read-your-writes in an api process without a projector (src/infra/projections/notified-read-model-waiter.ts):
  * the projector NOTIFYs in each batch transaction and the waiter wakes on it; without the NOTIFY,
  * the waiter's fallback re-read still answers; nothing projected answers false at the timeout.
  */
@@ -161,5 +162,47 @@ describe('NotifiedReadModelWaiter on real Postgres', () => {
     const started = Date.now();
     expect(await waiter.waitFor(first.position, 30_000)).toBe(true);
     expect(Date.now() - started).toBeLessThan(50);
+  });
+});
+
+/**
+ * Read-your-writes with the projector in this process (src/infra/projections/in-process-read-model-waiter.ts):
+ * a wait answers on the first report that covers it, and only then.
+ */
+describe('ReportedProgress', () => {
+  const at = (commit: number): Position => ({ commit: BigInt(commit), prepare: BigInt(commit) });
+
+  it('answers a wait when a report covers its position, not before, and at once once covered', async () => {
+    const progress = new ReportedProgress();
+    let answered: boolean | null = null;
+    const waiting = progress.waitFor(at(5), 5_000).then((reached) => (answered = reached));
+    progress.report(at(4));
+    await Promise.resolve();
+    expect(answered).toBeNull();
+    progress.report(at(6));
+    await waiting;
+    expect(answered).toBe(true);
+    expect(progress.current()).toEqual(at(6));
+    await expect(progress.waitFor(at(6), 0)).resolves.toBe(true);
+  });
+
+  it('waits again after a lower report (a projector starting over from its checkpoints)', async () => {
+    const progress = new ReportedProgress();
+    progress.report(at(6));
+    progress.report(at(3));
+    await expect(progress.waitFor(at(5), 20)).resolves.toBe(false);
+  });
+
+  it('tells its listeners of every report, and answers false to pending waits when cancelled', async () => {
+    const progress = new ReportedProgress();
+    const heard: Position[] = [];
+    const stop = progress.onReport((position) => heard.push(position));
+    const waiting = progress.waitFor(at(9), 5_000);
+    progress.report(at(1));
+    stop();
+    progress.report(at(2));
+    progress.cancelWaits();
+    await expect(waiting).resolves.toBe(false);
+    expect(heard).toEqual([at(1)]);
   });
 });

@@ -61,15 +61,19 @@ LANGUAGE sql STABLE AS $fn$
 $fn$;
 
 -- The complete append, for the cases the one-statement fast path (APPEND_FAST_SQL in
--- postgres-event-store.ts) does not settle: 'any' and 'stream_exists' expectations, retries of a
--- stored batch, conflicts (raised as ES409 with the actual revision in DETAIL, -1 = no stream),
--- and appends that NOTIFY inside their transaction. Expectations: >= 0 exact, -1 no_stream,
--- -2 any, -3 stream_exists. A concurrent append to the same stream can still make the INSERT
+-- postgres-append.ts) does not settle: 'any' and 'stream_exists' expectations, retries of a
+-- stored batch, and conflicts (raised as ES409 with the actual revision in DETAIL, -1 = no
+-- stream). Expectations: >= 0 exact, -1 no_stream, -2 any, -3 stream_exists. A concurrent append to the same stream can still make the INSERT
 -- fail on events_stream_revision_key: the caller runs this function again, which then reports
 -- the conflict (or the stored batch).
 -- Earlier versions kept each stream's revision in a table of its own and took jsonb[] arrays;
 -- the unique key on events now guards revisions alone (one row written per event, not two).
+-- Both functions also took a NOTIFY channel, for appends that notified inside their transaction
+-- (the store now NOTIFYs after the commit): the versions with it are dropped, since a call
+-- without it would match them too.
 DROP FUNCTION IF EXISTS es_append(text, bigint, uuid[], text[], jsonb[], jsonb[], text);
+DROP FUNCTION IF EXISTS es_append(text, bigint, uuid[], text[], jsonb, jsonb, text);
+DROP FUNCTION IF EXISTS es_append_many(text[], bigint[], text[], bigint[], uuid[], text[], jsonb, jsonb, text);
 
 CREATE OR REPLACE FUNCTION es_append(
   p_stream_name text,
@@ -77,8 +81,7 @@ CREATE OR REPLACE FUNCTION es_append(
   p_event_ids uuid[],
   p_event_types text[],
   p_data jsonb,
-  p_metadata jsonb,
-  p_notify_channel text DEFAULT NULL
+  p_metadata jsonb
 )
 RETURNS TABLE (next_revision bigint, commit_position xid8, prepare_position bigint)
 LANGUAGE plpgsql AS $fn$
@@ -128,10 +131,6 @@ BEGIN
   )
   SELECT max(global_position) INTO v_last_position FROM inserted;
 
-  IF p_notify_channel IS NOT NULL THEN
-    PERFORM pg_notify(p_notify_channel, '');
-  END IF;
-
   RETURN QUERY SELECT coalesce(v_actual_revision, -1) + v_count, pg_current_xact_id(), v_last_position;
 END
 $fn$;
@@ -150,8 +149,7 @@ CREATE OR REPLACE FUNCTION es_append_many(
   p_event_ids uuid[],
   p_event_types text[],
   p_data jsonb,
-  p_metadata jsonb,
-  p_notify_channel text DEFAULT NULL
+  p_metadata jsonb
 )
 RETURNS TABLE (commit_position xid8, prepare_positions bigint[])
 LANGUAGE plpgsql AS $fn$
@@ -187,10 +185,6 @@ BEGIN
     RETURNING global_position
   )
   SELECT array_agg(global_position ORDER BY global_position) INTO v_positions FROM inserted;
-
-  IF p_notify_channel IS NOT NULL THEN
-    PERFORM pg_notify(p_notify_channel, '');
-  END IF;
 
   RETURN QUERY SELECT pg_current_xact_id(), v_positions;
 END

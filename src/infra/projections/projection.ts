@@ -1,6 +1,7 @@
 import { Client, ClientBase, Pool, QueryResult, QueryResultRow } from 'pg';
 import { RecordedEvent } from '../event-store/event-store.port';
-import { PreparingClient, corkUntilIdle, statementConfig } from '../postgres/pool';
+import { corkUntilIdle } from '../postgres/cork';
+import { PreparingClient, statementConfig } from '../postgres/prepared-statements';
 
 /**
  * A read model built from the log. Rules for authors:

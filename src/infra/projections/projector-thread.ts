@@ -1,9 +1,9 @@
 import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { AppConfig } from '../config';
-import { Position, START_POSITION, comparePositions } from '../event-store/event-store.port';
+import { Position, comparePositions } from '../event-store/event-store.port';
 import { logger } from '../logger';
-import { PositionWaits } from './position-waits';
+import { ReportedProgress } from './in-process-read-model-waiter';
 import { ReadModelWaiter } from './read-model-waiter';
 
 /** Messages from the thread to the process's main thread. */
@@ -34,15 +34,15 @@ const STOP_TIMEOUT_MS = 5_000;
  * workers. The two talk by messages, not through Postgres: each append on the main thread wakes
  * the thread's projector as its own appends would (`appended`, with the position), and the
  * thread reports every advance of its projections (`progress`), which is what read-your-writes
- * waits on here. A thread that ends without being asked to (a crash) is started again, and again
+ * waits on here (a ReportedProgress, as with the projector on this thread). A thread that ends without being asked to (a crash) is started again, and again
  * with growing waits while it fails to start (the database down); its projections resume from
  * their checkpoints, and waits meanwhile run into their time limit.
  */
 export class ProjectorThread implements ReadModelWaiter {
   private worker: Worker | null = null;
-  private progress: Position = START_POSITION;
+  /** The thread's projections, as far as it has reported them. */
+  private readonly progress = new ReportedProgress();
   private ready = false;
-  private readonly waits = new PositionWaits();
   /** The latest append: told to the thread when it is ready, and again to a thread started anew while its progress is short of it. */
   private latestAppended: Position | null = null;
   private stopping = false;
@@ -82,7 +82,7 @@ export class ProjectorThread implements ReadModelWaiter {
         if (report.kind === 'ready' && !started) {
           started = true;
           this.ready = true;
-          if (this.latestAppended && comparePositions(this.latestAppended, this.progress) > 0) this.appended(this.latestAppended);
+          if (this.latestAppended && comparePositions(this.latestAppended, this.progress.current()) > 0) this.appended(this.latestAppended);
           resolve();
         }
       });
@@ -124,8 +124,7 @@ export class ProjectorThread implements ReadModelWaiter {
   }
 
   waitFor(position: Position, timeoutMs: number): Promise<boolean> {
-    if (comparePositions(this.progress, position) >= 0) return Promise.resolve(true);
-    return this.waits.wait(position, timeoutMs);
+    return this.progress.waitFor(position, timeoutMs);
   }
 
   /** Asks the thread to stop its projector and reactors (terminates it past a time limit); pending waits answer false. */
@@ -140,12 +139,12 @@ export class ProjectorThread implements ReadModelWaiter {
       await exited;
       clearTimeout(timer);
     }
-    this.waits.cancelAll();
+    this.progress.cancelWaits();
   }
 
   private advance(progress: Position): void {
-    if (comparePositions(progress, this.progress) <= 0) return;
-    this.progress = progress;
-    this.waits.resolveUpTo(progress);
+    // Only forward: a lower report (a thread started anew, from its checkpoints) leaves the progress where it was.
+    if (comparePositions(progress, this.progress.current()) <= 0) return;
+    this.progress.report(progress);
   }
 }

@@ -1,19 +1,25 @@
-import { Pool } from 'pg';
-import { Listening, listenOn } from '../postgres/listen';
-import { Position, comparePositions } from '../event-store/event-store.port';
+import { Position } from '../event-store/event-store.port';
 import { logger } from '../logger';
 import { currentContext } from '../request-context';
-import { PROJECTIONS_ADVANCED_CHANNEL, PROJECTIONS_PROGRESS_SQL } from './checkpoints';
-import { PositionWaits } from './position-waits';
-import { ProjectionRunner } from './projection-runner';
 
 export const READ_MODEL_WAITER = Symbol('READ_MODEL_WAITER');
 
 /** Upper bound on a read-your-writes wait: past it the answer goes out anyway (and is logged). */
 export const READ_YOUR_WRITES_TIMEOUT_MS = 5000;
 
-/** Read-your-writes: a state-changing request answers once the read models hold its events. */
+/**
+ * Read-your-writes: a state-changing request answers once the read models hold its events.
+ *
+ * One implementation per topology, chosen once, by the READ_MODEL_WAITER provider of InfraModule
+ * (src/infra/infra.module.ts); docs/runtime.md has the reasons and figures:
+ * - the projector in this process, on this thread or on its projector thread: ReportedProgress
+ *   (in-process-read-model-waiter.ts), fed by the projector's own progress reports (through
+ *   RunnerReadModelWaiter on this thread, through ProjectorThread's messages from the thread);
+ * - the projector in another process: NotifiedReadModelWaiter (notified-read-model-waiter.ts),
+ *   woken by the projector's NOTIFY and reading the projections' progress from Postgres.
+ */
 export interface ReadModelWaiter {
+  /** Resolves true once every healthy projection includes `position`, false after `timeoutMs`. */
   waitFor(position: Position, timeoutMs: number): Promise<boolean>;
 }
 
@@ -27,135 +33,4 @@ export async function awaitOwnWrites(waiter: ReadModelWaiter, timeoutMs = READ_Y
   if (!position) return;
   const reached = await waiter.waitFor(position, timeoutMs);
   if (!reached) logger.warn('read models lag behind this write', { waitedMs: timeoutMs });
-}
-
-/** In-process projector: wait on its progress. */
-export class RunnerReadModelWaiter implements ReadModelWaiter {
-  constructor(private readonly runner: ProjectionRunner) {}
-  waitFor(position: Position, timeoutMs: number): Promise<boolean> {
-    return this.runner.waitForPosition(position, timeoutMs);
-  }
-}
-
-/** Fallback re-read of the checkpoints while requests wait: covers a lost NOTIFY or LISTEN connection. */
-export const NOTIFIED_WAITER_FALLBACK_POLL_MS = 250;
-
-/**
- * API process without a projector. The projector NOTIFYs PROJECTIONS_ADVANCED_CHANNEL in every
- * batch transaction; this process LISTENs on one connection and, on each notification, reads the
- * projections' progress once for every waiting request (one read in flight, one more queued at
- * most). A wait starts from the last progress read, so a batch that committed before the request
- * began waiting answers at once. While requests wait, the progress is also re-read every
- * `fallbackPollMs`, so a lost notification or a broken LISTEN connection costs latency only.
- */
-export class NotifiedReadModelWaiter implements ReadModelWaiter {
-  private readonly waiting = new PositionWaits();
-  private progress: Position | null = null;
-  /** No projection row at the last read: nothing to wait for. */
-  private nothingToWaitFor = false;
-  private reading: Promise<void> | null = null;
-  private readAgain = false;
-  private listener: Listening | null = null;
-  private connecting: Promise<void> | null = null;
-  private fallback: NodeJS.Timeout | null = null;
-  private closed = false;
-
-  constructor(
-    private readonly pool: Pool,
-    private readonly fallbackPollMs = NOTIFIED_WAITER_FALLBACK_POLL_MS,
-  ) {}
-
-  waitFor(position: Position, timeoutMs: number): Promise<boolean> {
-    if (this.reached(position)) return Promise.resolve(true);
-    const reached = this.waiting.wait(position, timeoutMs);
-    if (this.listener === null) {
-      // Not listening yet (first wait, or the connection was lost): listen, then read once, so
-      // a batch that committed before LISTEN took effect is not missed.
-      void this.listen().then(() => this.readProgress());
-    }
-    this.armFallback();
-    return reached;
-  }
-
-  /** Stops listening and answers every pending wait with false. */
-  async close(): Promise<void> {
-    this.closed = true;
-    if (this.fallback) clearTimeout(this.fallback);
-    this.fallback = null;
-    this.waiting.cancelAll();
-    await this.connecting;
-    const listener = this.listener;
-    this.listener = null;
-    listener?.drop();
-  }
-
-  private reached(position: Position): boolean {
-    return this.nothingToWaitFor || (this.progress !== null && comparePositions(this.progress, position) >= 0);
-  }
-
-  private listen(): Promise<void> {
-    if (this.closed || this.listener !== null) return Promise.resolve();
-    this.connecting ??= (async () => {
-      try {
-        const listening: Listening = await listenOn(
-          this.pool,
-          PROJECTIONS_ADVANCED_CHANNEL,
-          () => this.readProgress(),
-          () => {
-            // The next wait or fallback tick listens again.
-            if (this.listener === listening) this.listener = null;
-          },
-        );
-        if (this.closed) {
-          listening.drop();
-          return;
-        }
-        this.listener = listening;
-      } catch (error) {
-        logger.warn('read-your-writes waiter cannot LISTEN; re-reading its progress every few hundred ms until it can', { error: String(error) });
-      }
-    })().finally(() => {
-      this.connecting = null;
-    });
-    return this.connecting;
-  }
-
-  /** Re-reads the progress while requests wait, in case a notification never comes. */
-  private armFallback(): void {
-    if (this.fallback !== null || this.closed) return;
-    this.fallback = setTimeout(() => {
-      this.fallback = null;
-      if (this.waiting.size === 0) return;
-      if (this.listener === null) void this.listen();
-      this.readProgress();
-      this.armFallback();
-    }, this.fallbackPollMs);
-  }
-
-  /** One read of the projections' progress at a time; a request for another while one runs queues one. */
-  private readProgress(): void {
-    if (this.waiting.size === 0 || this.closed) return;
-    if (this.reading) {
-      this.readAgain = true;
-      return;
-    }
-    this.reading = (async () => {
-      try {
-        const result = await this.pool.query<{ c: string; p: string }>(PROJECTIONS_PROGRESS_SQL);
-        const row = result.rows[0];
-        this.nothingToWaitFor = !row;
-        // The latest read, even when lower: a projection that recovered from a failure is waited for again.
-        this.progress = row ? { commit: BigInt(row.c), prepare: BigInt(row.p) } : null;
-        this.waiting.resolveWhere((position) => this.reached(position));
-      } catch (error) {
-        if (!this.closed) logger.warn('read-your-writes waiter could not read the projections progress', { error: String(error) });
-      }
-    })().finally(() => {
-      this.reading = null;
-      if (this.readAgain) {
-        this.readAgain = false;
-        this.readProgress();
-      }
-    });
-  }
 }
