@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -32,6 +32,17 @@ function cruise(): { violations: Violation[]; modules: number } {
   return { violations: result.summary.violations, modules: result.summary.totalCruised };
 }
 
+/** Every `.ts` file under `directory`, specs excluded, as paths relative to the repository root. */
+function sourceFiles(directory: string): string[] {
+  return readdirSync(join(ROOT, directory), { withFileTypes: true }).flatMap((entry) => {
+    const path = join(directory, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') ? [path] : [];
+  });
+}
+
+const MAX_LINES = 400;
+
 describe('architecture', () => {
   it('has no import cycle and crosses context boundaries only through public entries', () => {
     const { violations, modules } = cruise();
@@ -48,5 +59,15 @@ describe('architecture', () => {
       .map((entry) => entry.name);
     expect(contexts.length).toBeGreaterThan(8);
     expect(contexts.filter((context) => !existsSync(join(ROOT, 'src', context, 'index.ts')))).toEqual([]);
+  });
+
+  it(`keeps every source file under ${MAX_LINES} lines`, () => {
+    const files = [...sourceFiles('src'), ...sourceFiles('projections')];
+    expect(files.length).toBeGreaterThan(200);
+    const offenders = files
+      .map((path) => ({ path, lines: readFileSync(join(ROOT, path), 'utf8').split('\n').length }))
+      .filter((file) => file.lines >= MAX_LINES)
+      .map((file) => `${file.path}: ${file.lines} lines`);
+    expect(offenders).toEqual([]);
   });
 });

@@ -22,6 +22,7 @@ import { TRANSFER_TRANSACTION_REDUCERS } from '../queries/transfer-transaction.r
 import { INSUFFICIENT_FUNDS, insufficientFunds } from '../ledger/insufficient-funds';
 import { CommandStore } from '../../infra/commands/command-store';
 import { TRANSFER_STREAM } from '../streams';
+import { assertSameCurrency, pickRail } from './transfer-checks';
 
 export interface TransferRequest {
   sourceAccountId: string;
@@ -98,7 +99,7 @@ export class TransfersService {
       internal = await this.requireInternal(platformId, request.destinationAccountId, 'Destination');
     }
     assertSameCurrency(internal.currency, external.currency);
-    const paymentRail = this.pickRail(request.paymentRail, external.supportedRails, 'destination.paymentRail');
+    const paymentRail = pickRail(request.paymentRail, external.supportedRails, 'destination.paymentRail');
     if (internal.customerId && internal.customerId !== external.customerId) {
       const field = direction === 'OUT' ? 'destination.accountId' : 'source.accountId';
       throw new ValidationError([{ field, constraint: {}, message: 'The external account belongs to another customer' }]);
@@ -315,10 +316,7 @@ export class TransfersService {
 
   /**
    * Reads and folds a transaction stream, noting the newest position in the request context so
-   * the response waits for steps another process (the reactor) took first.
-   */
-  /**
-   * Folds the stream, or only up to the first state for which `stopAt` holds (the revision is
+   * the response waits for steps another process (the reactor) took first. Folds the stream, or only up to the first state for which `stopAt` holds (the revision is
    * then that event's), e.g. the moment a transfer-out left REQUESTED, whatever came after.
    */
   private async load(
@@ -338,9 +336,8 @@ export class TransfersService {
     return { state, revision };
   }
 
-  /** The transaction as GET returns it, folded from its stream (independent of read-model lag). */
   /**
-   * The transaction as of `upToRevision` (the last revision the caller observed), or as it is now.
+   * The transaction as GET returns it, folded from its stream (independent of read-model lag), as of `upToRevision` (the last revision the caller observed), or as it is now.
    * A settlement that already ran, e.g. a sandbox failure "at once", shows in the next GET and in
    * webhooks, never in the 201 that created the transfer.
    */
@@ -372,14 +369,6 @@ export class TransfersService {
     }
   }
 
-  private pickRail(requested: string | null, supported: string[], field: string): string {
-    if (requested === null) return supported[0];
-    if (!supported.includes(requested)) {
-      throw new ValidationError([{ field, constraint: { enum: supported }, message: `${field} must be one the external account supports: ${supported.join(', ')}` }]);
-    }
-    return requested;
-  }
-
   private async assertAmountInRange(platformId: string, currency: string, amount: number): Promise<void> {
     const config = await this.platformConfig.findRaw(platformId);
     const limits = config?.supportedCurrencies.find((entry) => entry.currencyCode === currency);
@@ -391,13 +380,3 @@ export class TransfersService {
     }
   }
 }
-
-function assertSameCurrency(source: string, destination: string): void {
-  if (source !== destination) {
-    throw new DomainError('INVALID_CURRENCY', `Transfers move one currency: the source holds ${source}, the destination ${destination}`, {
-      sourceCurrency: source,
-      destinationCurrency: destination,
-    });
-  }
-}
-

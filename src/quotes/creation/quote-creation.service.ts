@@ -1,8 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AccountsLedger, LedgerAccountSnapshot } from '../../accounts';
-import { ExternalAccountDetails } from '../../accounts';
 import { ExternalAccountsQuery } from '../../accounts';
-import { CustomerView } from '../../customers';
 import { CustomersQuery } from '../../customers';
 import { APP_CONFIG, AppConfig } from '../../infra/config';
 import { DomainError, ValidationError } from '../../infra/domain/domain-error';
@@ -24,7 +22,11 @@ import { RateSnapshots } from '../pricing/rate-snapshots';
 import { QuoteView, destinationView, quoteView } from '../queries/quote.view';
 import { QuoteStore } from '../quote-store';
 import { QuoteAuthorizationService } from '../authorization/quote-authorization.service';
+import { beneficiaryFacts, customerFacts } from './counterparty-facts';
 import { CounterpartyFacts, counterpartyInformation, sandboxUmaReceiverFacts } from './counterparty-information';
+import { quoteCreationRefusal, unknownAs, unusableCustomer } from './quote-creation-refusals';
+
+export { quoteCreationRefusal } from './quote-creation-refusals';
 
 interface ResolvedSource {
   source: QuoteSource;
@@ -293,42 +295,6 @@ function railOrThrow(choice: ReturnType<typeof selectRail>): PaymentRail {
   return choice.rail;
 }
 
-/*
- * POST /quotes declares no 404, 409 or 410: what the request names but does not exist (or may no
- * longer be used) is a field of the request (400 INVALID_INPUT naming it), as the contract's
- * field errors allow; the other refusals keep their declared statuses.
- */
-const NOT_FOUND_CODES = new Set(['NOT_FOUND', 'REFERENCE_NOT_FOUND']);
-
-function unknownAs(error: unknown, field: string, message: string): unknown {
-  return error instanceof DomainError && NOT_FOUND_CODES.has(error.code) ? new ValidationError([{ field, constraint: {}, message }]) : error;
-}
-
-/** An unknown or deleted customer is a bad field; one not approved to transact stays 403. */
-function unusableCustomer(error: unknown, field: string): unknown {
-  if (!(error instanceof DomainError)) return error;
-  if (error.code === 'USER_NOT_FOUND') return new ValidationError([{ field, constraint: {}, message: 'No customer with this id' }]);
-  if (error.code === 'CUSTOMER_DELETED') return new ValidationError([{ field, constraint: {}, message: 'The customer was deleted' }]);
-  return error;
-}
-
-/**
- * The declared answer for a refusal on the way (POST /quotes declares 400, 401, 403, 412, 424,
- * 429, 500, 501): no receiver at a well-formed UMA address is an invalid receiver; another
- * conflict (a concurrent change) is a retryable quote failure. One exception, because SPEC.md
- * wins over the reference: an SCA customer without a live SCA login answers 409
- * SCA_SESSION_REQUIRED (SPEC.md Authentication 7), as on execute and authorize.
- */
-export function quoteCreationRefusal(error: unknown): unknown {
-  if (!(error instanceof DomainError)) return error;
-  const details = error.details ?? {};
-  if (error.code === 'UMA_NOT_FOUND') return new DomainError('INVALID_RECEIVER', error.message, { ...details, reason: 'UMA_NOT_FOUND' });
-  if (error.code === 'CONFLICT' || error.code === 'INVALID_STATE_TRANSITION') {
-    return new DomainError('QUOTE_REQUEST_FAILED', error.message, { ...details, reason: details.reason ?? error.code });
-  }
-  return error;
-}
-
 /**
  * `platformFeeOverride` as the platform fee of this quote. Like production, only for USD sources,
  * with the fixed fee in the sending currency; a 100% variable fee leaves nothing to send.
@@ -399,28 +365,4 @@ function paymentInstructionsFor(request: QuoteRequest, terms: QuoteTerms, source
       isPlatformAccount: false,
     },
   ];
-}
-
-function beneficiaryFacts(external: ExternalAccountDetails): CounterpartyFacts {
-  const beneficiary = external.accountInfo.beneficiary;
-  if (!beneficiary) return {};
-  return {
-    fullName: beneficiary.fullName,
-    birthDate: beneficiary.birthDate,
-    nationality: beneficiary.nationality,
-    email: beneficiary.email,
-    address: beneficiary.address as Record<string, unknown> | null,
-  };
-}
-
-function customerFacts(customer: CustomerView | null): CounterpartyFacts {
-  if (!customer) return {};
-  const individual = customer.customerType === 'INDIVIDUAL';
-  return {
-    fullName: individual ? customer.fullName : customer.businessInfo.legalName,
-    birthDate: individual ? customer.birthDate : null,
-    nationality: individual ? customer.nationality : null,
-    email: customer.email,
-    address: customer.address as Record<string, unknown> | null,
-  };
 }
