@@ -22,7 +22,9 @@ export class AppModule {
   static forRoot(runtime: Omit<InfraRuntime, 'projections'>): DynamicModule {
     return {
       module: AppModule,
-      imports: [InfraModule.forRoot({ ...runtime, projections: ALL_PROJECTIONS }), CqrsModule.forRoot(), PlatformsModule, AuditModule, HealthModule, RetentionModule, ...FEATURE_MODULES],
+      // CqrsModule first: its bootstrap registers the command handlers before InfraModule's starts
+      // the projector and the task workers, which may send commands at once.
+      imports: [CqrsModule.forRoot(), InfraModule.forRoot({ ...runtime, projections: ALL_PROJECTIONS }), PlatformsModule, AuditModule, HealthModule, RetentionModule, ...FEATURE_MODULES],
       providers: [
         { provide: APP_FILTER, useClass: HttpErrorFilter },
         { provide: APP_GUARD, useClass: PlatformAuthGuard },

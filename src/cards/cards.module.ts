@@ -1,4 +1,5 @@
 import { Inject, Module, OnModuleInit } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { AccountsModule } from '../accounts';
 import { CustomersModule } from '../customers';
 import { APP_CONFIG, AppConfig } from '../infra/config';
@@ -8,7 +9,10 @@ import { TaskScheduler } from '../infra/queue/task-scheduler';
 import { WebhookMappers } from '../webhooks';
 import { WebhooksModule } from '../webhooks';
 import { cardWebhookMapper } from './card-webhooks';
-import { CardsService } from './cards.service';
+import { CardFundingSources } from './commands/card-funding-sources';
+import { IssueCardHandler } from './commands/issue-card';
+import { RecordIssuerDecision, RecordIssuerDecisionHandler } from './commands/record-issuer-decision';
+import { UpdateCardHandler } from './commands/update-card';
 import { CardsController } from './http/cards.controller';
 import { CardsQuery } from './queries/cards.query';
 import { CARD_ISSUER_DECISION_TASK, cardIssuanceReactor } from './reactors/card-issuance.reactor';
@@ -22,12 +26,12 @@ import { CARD_ISSUER_DECISION_TASK, cardIssuanceReactor } from './reactors/card-
 @Module({
   imports: [CustomersModule, AccountsModule, WebhooksModule],
   controllers: [CardsController],
-  providers: [CardsService, CardsQuery],
+  providers: [IssueCardHandler, UpdateCardHandler, RecordIssuerDecisionHandler, CardFundingSources, CardsQuery],
   exports: [CardsQuery],
 })
 export class CardsModule implements OnModuleInit {
   constructor(
-    private readonly cards: CardsService,
+    private readonly commandBus: CommandBus,
     private readonly reactors: ReactorRegistry,
     private readonly tasks: TaskScheduler,
     private readonly events: EventStoreService,
@@ -37,7 +41,7 @@ export class CardsModule implements OnModuleInit {
 
   onModuleInit(): void {
     this.reactors.register(cardIssuanceReactor(this.tasks, this.config));
-    this.tasks.register(CARD_ISSUER_DECISION_TASK, (payload) => this.cards.applyIssuerDecision(payload.subjectId));
+    this.tasks.register(CARD_ISSUER_DECISION_TASK, (payload) => this.commandBus.execute(new RecordIssuerDecision(payload.subjectId)));
     this.webhookMappers.register(cardWebhookMapper(this.events));
   }
 }

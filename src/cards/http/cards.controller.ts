@@ -1,4 +1,5 @@
 import { Body, Controller, Get, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { ApiBody } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Page } from '../../infra/http/pagination';
@@ -9,8 +10,9 @@ import { checkBody, hasErrorAt, throwIfAny } from '../../infra/http/validation';
 import { parseId } from '../../infra/ids';
 import { requirePathId } from '../../shared/validation/path-ids';
 import { cardNotFound } from '../domain/cards.errors';
-import { CardsService } from '../cards.service';
-import { CardChanges } from '../domain/card/card.decider';
+import { IssueCard } from '../commands/issue-card';
+import { UpdateCard } from '../commands/update-card';
+import { CardChanges } from '../commands/update-card';
 import { CARD_STATES } from '../domain/card/card.events';
 import { CardWire, cardWire } from '../queries/card.view';
 import { CardsQuery, SORT_ORDERS } from '../queries/cards.query';
@@ -22,7 +24,7 @@ type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 @Controller('cards')
 export class CardsController {
   constructor(
-    private readonly cards: CardsService,
+    private readonly commandBus: CommandBus,
     private readonly query: CardsQuery,
   ) {}
 
@@ -52,14 +54,14 @@ export class CardsController {
     }
     checkFundingSourceIds(value.fundingSources, errors);
     throwIfAny(errors);
-    const card = await this.cards.issue(request.platform.platformId, {
+    const card = await this.commandBus.execute(new IssueCard(request.platform.platformId, {
       cardholderId: value.cardholderId,
       form: value.form,
       fundingSources: value.fundingSources as string[],
       platformCardId: value.platformCardId ?? null,
       maxSpendPerTransaction: value.maxSpendPerTransaction ?? null,
       threeDSecurePassword: value.threeDSecurePassword ?? null,
-    });
+    }));
     return cardWire(card);
   }
 
@@ -103,6 +105,6 @@ export class CardsController {
     if (value.state !== undefined) changes.state = value.state;
     if (value.fundingSources !== undefined) changes.fundingSources = value.fundingSources as string[];
     if (value.maxSpendPerTransaction !== undefined) changes.maxSpendPerTransaction = value.maxSpendPerTransaction;
-    return cardWire(await this.cards.update(request.platform.platformId, cardId, changes));
+    return cardWire(await this.commandBus.execute(new UpdateCard(request.platform.platformId, cardId, changes)));
   }
 }

@@ -93,12 +93,13 @@ export class CommandStore {
   /**
    * Load, decide, append at the revision decided on; on a concurrent write, re-decide on the
    * fresh state (the decider then answers from what the other writer recorded), up to the type's
-   * `maxAttempts`, then 409 CONFLICT. `command` may be computed from the state.
+   * `maxAttempts`, then 409 CONFLICT. `command` may be computed from the state (asynchronously
+   * when it needs a read, e.g. whether a claim's holder still exists).
    */
   async handle<TCommand, TState, TEvent extends DomainEvent>(
     type: StreamType<TCommand, TState, TEvent>,
     stream: string,
-    command: TCommand | ((state: TState) => TCommand),
+    command: TCommand | ((state: TState) => TCommand | Promise<TCommand>),
     options: HandleOptions<TState> = {},
   ): Promise<HandledCommand<TState, TEvent>> {
     return this.serialized(type, [stream], async () => {
@@ -109,7 +110,8 @@ export class CommandStore {
         let events: TEvent[];
         try {
           options.check?.(loaded.state);
-          events = type.decider.decide(typeof command === 'function' ? (command as (state: TState) => TCommand)(loaded.state) : command, loaded.state);
+          const built = typeof command === 'function' ? (command as (state: TState) => TCommand | Promise<TCommand>)(loaded.state) : command;
+          events = type.decider.decide(built instanceof Promise ? await built : built, loaded.state);
         } catch (error) {
           // A refusal decided on memory is checked against the stream.
           if (loaded.fromCache && error instanceof DomainError) continue;
