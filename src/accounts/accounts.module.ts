@@ -1,4 +1,5 @@
 import { Inject, Module, OnModuleInit } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { CustomerLifecycleHooks } from '../customers';
 import { CustomersModule } from '../customers';
 import { CustomersQuery } from '../customers';
@@ -14,7 +15,22 @@ import { readStreamUpTo } from '../webhooks';
 import { WebhookMappers } from '../webhooks';
 import { WebhooksModule } from '../webhooks';
 import { AccountWebhookMapper } from './account-webhooks';
-import { ExternalAccountsService } from './external-accounts.service';
+import { AdvanceTransferOutHandler } from './commands/advance-transfer-out';
+import { ApproveTransactionHandler } from './commands/approve-transaction';
+import { ConfirmTrustChangeHandler } from './commands/confirm-trust-change';
+import { CreateExternalAccountHandler } from './commands/create-external-account';
+import { DeleteExternalAccountHandler } from './commands/delete-external-account';
+import { FundInternalAccountHandler } from './commands/fund-internal-account';
+import { OpenCustomerAccounts, OpenCustomerAccountsHandler } from './commands/open-customer-accounts';
+import { OpenPlatformAccountsHandler } from './commands/open-platform-accounts';
+import { RecordSandboxFundingHandler } from './commands/record-sandbox-funding';
+import { ResolveBeneficiaryCheck, ResolveBeneficiaryCheckHandler } from './commands/resolve-beneficiary-check';
+import { SettleTransfer, SettleTransferHandler } from './commands/settle-transfer';
+import { StartTrustChangeHandler } from './commands/start-trust-change';
+import { TransferAnswers } from './commands/transfer-answers';
+import { TransferInHandler } from './commands/transfer-in';
+import { TransferOutHandler } from './commands/transfer-out';
+import { TransferPartiesResolver } from './commands/transfer-parties';
 import { ExternalAccountsController } from './http/external-accounts.controller';
 import { InternalAccountsController } from './http/internal-accounts.controller';
 import { SandboxFundingController } from './http/sandbox-funding.controller';
@@ -28,8 +44,7 @@ import { TransactionsQuery } from './queries/transactions.query';
 import { RESOLVE_BENEFICIARY_CHECK_TASK, beneficiaryCheckReactor } from './reactors/beneficiary-check.reactor';
 import { customerCurrencyAccountsReactor } from './reactors/customer-currency-accounts.reactor';
 import { platformAccountsReactor } from './reactors/platform-accounts.reactor';
-import { SETTLE_TRANSFER_TASK, transferProcessReactor } from './transfers/transfer-process.reactor';
-import { TransfersService } from './transfers/transfers.service';
+import { SETTLE_TRANSFER_TASK, transferProcessReactor } from './reactors/transfer-process.reactor';
 
 /**
  * Internal accounts and their ledger, external accounts, same-currency transfers and the
@@ -45,17 +60,30 @@ import { TransfersService } from './transfers/transfers.service';
     InternalAccountProvisioner,
     InternalAccountsQuery,
     ExternalAccountsQuery,
-    ExternalAccountsService,
     TransactionsQuery,
-    TransfersService,
+    CreateExternalAccountHandler,
+    DeleteExternalAccountHandler,
+    StartTrustChangeHandler,
+    ConfirmTrustChangeHandler,
+    ResolveBeneficiaryCheckHandler,
+    TransferOutHandler,
+    TransferInHandler,
+    AdvanceTransferOutHandler,
+    SettleTransferHandler,
+    FundInternalAccountHandler,
+    RecordSandboxFundingHandler,
+    ApproveTransactionHandler,
+    OpenCustomerAccountsHandler,
+    OpenPlatformAccountsHandler,
+    TransferPartiesResolver,
+    TransferAnswers,
   ],
-  exports: [AccountsLedger, InternalAccountsQuery, ExternalAccountsQuery, TransactionsQuery, TransfersService],
+  exports: [AccountsLedger, InternalAccountsQuery, ExternalAccountsQuery, TransactionsQuery],
 })
 export class AccountsModule implements OnModuleInit {
   constructor(
     private readonly provisioner: InternalAccountProvisioner,
-    private readonly externalAccounts: ExternalAccountsService,
-    private readonly transfers: TransfersService,
+    private readonly commandBus: CommandBus,
     private readonly hooks: CustomerLifecycleHooks,
     private readonly reactors: ReactorRegistry,
     private readonly tasks: TaskScheduler,
@@ -72,14 +100,14 @@ export class AccountsModule implements OnModuleInit {
     // Opened in the POST /customers request (so its answer and the read models include them),
     // and again by the customer-lifecycle reactor after a crash: deterministic ids make it once.
     this.hooks.onCustomerCreated('internal-accounts', (customer) =>
-      this.provisioner.provisionCustomer({ platformId: customer.platformId, customerId: customer.customerId, createdAt: customer.createdAt }),
+      this.commandBus.execute(new OpenCustomerAccounts(customer.platformId, customer.customerId, null, customer.createdAt)),
     );
-    this.reactors.register(platformAccountsReactor(this.provisioner));
-    this.reactors.register(customerCurrencyAccountsReactor(this.provisioner, this.customers, this.waiter));
-    this.reactors.register(transferProcessReactor(this.commands, this.transfers, this.tasks, this.config));
-    this.tasks.register(SETTLE_TRANSFER_TASK, (payload) => this.transfers.settle(payload.subjectId));
+    this.reactors.register(platformAccountsReactor(this.commandBus));
+    this.reactors.register(customerCurrencyAccountsReactor(this.provisioner, this.commandBus, this.customers, this.waiter));
+    this.reactors.register(transferProcessReactor(this.commands, this.commandBus, this.tasks, this.config));
+    this.tasks.register(SETTLE_TRANSFER_TASK, (payload) => this.commandBus.execute(new SettleTransfer(payload.subjectId)));
     this.reactors.register(beneficiaryCheckReactor(this.tasks, this.config));
-    this.tasks.register(RESOLVE_BENEFICIARY_CHECK_TASK, (payload) => this.externalAccounts.resolvePendingBeneficiaryCheck(payload.subjectId));
+    this.tasks.register(RESOLVE_BENEFICIARY_CHECK_TASK, (payload) => this.commandBus.execute(new ResolveBeneficiaryCheck(payload.subjectId)));
     this.webhookMappers.register(
       new AccountWebhookMapper(
         (event) => readStreamUpTo(this.events, event),

@@ -94,7 +94,7 @@ class ExternalDestinationDto {
 
 /**
  * `POST /transfer-in` (TransferInRequest). `amount` is optional in the reference; the service
- * still needs it for a pull (TransfersService.sweepAmount).
+ * still needs it for a pull (TransferPartiesResolver.sweepAmount).
  */
 export class TransferInDto {
   @IsDefined() @IsObject() @ValidateNested() @Type(() => AccountReferenceDto) source: AccountReferenceDto;

@@ -1,7 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { ApiBody } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { DomainError, FieldError, ValidationError } from '../../infra/domain/domain-error';
+import { FieldError, ValidationError } from '../../infra/domain/domain-error';
 import { Page } from '../../infra/http/pagination';
 import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
 import { QueryReader } from '../../infra/http/query-params';
@@ -18,9 +19,12 @@ import {
   holdsCurrency,
   isExternalAccountType,
 } from '../domain/external-account/account-identifiers';
-import { externalAccountNotFound } from '../domain/external-account/external-account.decider';
+import { ConfirmTrustChange } from '../commands/confirm-trust-change';
+import { CreateExternalAccount } from '../commands/create-external-account';
+import { DeleteExternalAccount } from '../commands/delete-external-account';
+import { StartTrustChange, TrustStart } from '../commands/start-trust-change';
+import { externalAccountNotFound } from '../domain/external-account/external-account.errors';
 import { AccountInfo, Beneficiary, TrustAction } from '../domain/external-account/external-account.events';
-import { ExternalAccountsService, TrustStart } from '../external-accounts.service';
 import { ExternalAccountView } from '../queries/external-account.view';
 import { ExternalAccountsQuery } from '../queries/external-accounts.query';
 import {
@@ -37,7 +41,7 @@ type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 @Controller('customers/external-accounts')
 export class ExternalAccountsController {
   constructor(
-    private readonly accounts: ExternalAccountsService,
+    private readonly commandBus: CommandBus,
     private readonly query: ExternalAccountsQuery,
   ) {}
 
@@ -84,18 +88,20 @@ export class ExternalAccountsController {
     if (parsed!.checksumErrors.length > 0) {
       throw new ValidationError(parsed!.checksumErrors, 'INVALID_BANK_ACCOUNT', 'The account identifiers are not valid');
     }
-    return this.accounts.create(
-      request.platform.platformId,
-      {
-        customerId: value.customerId,
-        currency: value.currency,
-        platformAccountId: value.platformAccountId ?? null,
-        ownershipType: value.ownershipType,
-        defaultUmaDepositAccount: value.defaultUmaDepositAccount,
-        accountInfo: parsed!.info,
-        primaryIdentifier: parsed!.primaryIdentifier,
-      },
-      parsed!.primaryField,
+    return this.commandBus.execute(
+      new CreateExternalAccount(
+        request.platform.platformId,
+        {
+          customerId: value.customerId,
+          currency: value.currency,
+          platformAccountId: value.platformAccountId ?? null,
+          ownershipType: value.ownershipType,
+          defaultUmaDepositAccount: value.defaultUmaDepositAccount,
+          accountInfo: parsed!.info,
+          primaryIdentifier: parsed!.primaryIdentifier,
+        },
+        parsed!.primaryField,
+      ),
     );
   }
 
@@ -122,7 +128,7 @@ export class ExternalAccountsController {
   @HttpCode(204)
   async delete(@Req() request: PlatformRequest, @Param('externalAccountId') id: string): Promise<void> {
     if (!parseId('ExternalAccount', id)) throw externalAccountNotFound();
-    await this.accounts.delete(request.platform.platformId, id);
+    await this.commandBus.execute(new DeleteExternalAccount(request.platform.platformId, id));
   }
 
   @Post(':externalAccountId/trust')
@@ -154,7 +160,7 @@ export class ExternalAccountsController {
     if (body && typeof body === 'object' && Object.keys(body).length > 0) {
       throwIfAny(Object.keys(body).map((field) => ({ field, constraint: {}, message: `Unknown field ${field}` })));
     }
-    return this.accounts.startTrustChange(request.platform.platformId, id, action);
+    return this.commandBus.execute(new StartTrustChange(request.platform.platformId, id, action));
   }
 
   private async confirm(request: PlatformRequest, id: string, body: unknown, action: TrustAction): Promise<ExternalAccountView> {
@@ -164,14 +170,16 @@ export class ExternalAccountsController {
       errors.push({ field: 'challengeId', constraint: { format: 'ScaChallenge-id' }, message: 'challengeId must be a ScaChallenge:<uuid> id' });
     }
     throwIfAny(errors);
-    return this.accounts.confirmTrustChange(request.platform.platformId, id, action, {
-      challengeId: value.challengeId ?? null,
-      proof: {
-        ...(value.code != null ? { code: value.code } : {}),
-        ...(value.passkeyAssertion != null ? { passkeyAssertion: value.passkeyAssertion } : {}),
-        ...(value.origin != null ? { origin: value.origin } : {}),
-      },
-    });
+    return this.commandBus.execute(
+      new ConfirmTrustChange(request.platform.platformId, id, action, {
+        challengeId: value.challengeId ?? null,
+        proof: {
+          ...(value.code != null ? { code: value.code } : {}),
+          ...(value.passkeyAssertion != null ? { passkeyAssertion: value.passkeyAssertion } : {}),
+          ...(value.origin != null ? { origin: value.origin } : {}),
+        },
+      }),
+    );
   }
 }
 

@@ -1,8 +1,9 @@
 import { Body, Controller, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import type { Request } from 'express';
 import { InternalAccountView } from '../queries/internal-account.view';
 import { FundDto } from './accounts.dto';
-import { TransfersService } from '../transfers/transfers.service';
+import { FundInternalAccount } from '../commands/fund-internal-account';
 import { APP_CONFIG, AppConfig } from '../../infra/config';
 import { DomainError } from '../../infra/domain/domain-error';
 import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
@@ -20,7 +21,7 @@ type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 @Controller('sandbox/internal-accounts')
 export class SandboxFundingController {
   constructor(
-    private readonly transfers: TransfersService,
+    private readonly commandBus: CommandBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -31,6 +32,6 @@ export class SandboxFundingController {
     if (this.config.mode !== 'sandbox') throw new DomainError('FORBIDDEN', 'Sandbox operations are not available in production mode');
     requirePathId('InternalAccount', 'accountId', accountId);
     const dto = validateBody(FundDto, body);
-    return this.transfers.fund(request.platform.platformId, accountId, dto.amount);
+    return this.commandBus.execute(new FundInternalAccount(request.platform.platformId, accountId, dto.amount));
   }
 }

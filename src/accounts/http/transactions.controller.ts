@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import type { Request } from 'express';
 import { DomainError } from '../../infra/domain/domain-error';
 import { checkBody, throwIfAny } from '../../infra/http/validation';
@@ -6,6 +7,7 @@ import { Page } from '../../infra/http/pagination';
 import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
 import { QueryReader } from '../../infra/http/query-params';
 import { requirePathId } from '../../shared/validation/path-ids';
+import { ApproveTransaction } from '../commands/approve-transaction';
 import { WireTransaction } from '../queries/transaction-wire';
 import { ApproveTransactionDto } from './accounts.dto';
 import { TransactionFilters, TransactionsQuery } from '../queries/transactions.query';
@@ -25,7 +27,10 @@ const ACCOUNT_ID = /^(InternalAccount|ExternalAccount):[0-9a-f-]{36}$/;
  */
 @Controller('transactions')
 export class TransactionsController {
-  constructor(private readonly query: TransactionsQuery) {}
+  constructor(
+    private readonly commandBus: CommandBus,
+    private readonly query: TransactionsQuery,
+  ) {}
 
   /**
    * The reference's filters, and ours from before it (`accountId`, `quoteId`, `createdAfter`,
@@ -78,10 +83,8 @@ export class TransactionsController {
   }
 
   /**
-   * Only agent-initiated transactions wait for the platform's approval, and this service starts
-   * none (agents are not offered), so no transaction is ever in that state: a known one answers
-   * 409 TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL, an unknown or foreign one 404. The body
-   * (ApprovePaymentRequest) may carry `receiverCustomerInfo`, an object of the receiver's details.
+   * The body (ApprovePaymentRequest) may carry `receiverCustomerInfo`, an object of the
+   * receiver's details; ApproveTransaction answers whether the transaction waits for approval.
    */
   @Post(':transactionId/approve')
   @HttpCode(200)
@@ -90,8 +93,6 @@ export class TransactionsController {
     if (body !== undefined && body !== null && !(typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)) {
       throwIfAny(checkBody(ApproveTransactionDto, body).errors);
     }
-    const view = await this.query.findById(request.platform.platformId, transactionId);
-    if (!view) throw new DomainError('TRANSACTION_NOT_FOUND', 'Transaction not found');
-    throw new DomainError('TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL', 'The transaction is not waiting for platform approval', { status: view.status });
+    return this.commandBus.execute(new ApproveTransaction(request.platform.platformId, transactionId));
   }
 }

@@ -1,4 +1,5 @@
 import { Body, Controller, Post, Req } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { ApiBody } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { FieldError } from '../../infra/domain/domain-error';
@@ -6,8 +7,9 @@ import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
 import { Idempotent } from '../../infra/http/route-metadata';
 import { checkBody, hasErrorAt, throwIfAny } from '../../infra/http/validation';
 import { IdPrefix, parseId } from '../../infra/ids';
+import { TransferIn } from '../commands/transfer-in';
+import { TransferOut } from '../commands/transfer-out';
 import { WireTransaction } from '../queries/transaction-wire';
-import { TransfersService } from '../transfers/transfers.service';
 import { TransferInDto, TransferOutDto } from './accounts.dto';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
@@ -15,7 +17,7 @@ type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 /** `POST /transfer-out` (internal -> external) and `POST /transfer-in` (external -> internal). */
 @Controller()
 export class TransfersController {
-  constructor(private readonly transfers: TransfersService) {}
+  constructor(private readonly commandBus: CommandBus) {}
 
   @Post('transfer-out')
   @Idempotent()
@@ -36,27 +38,31 @@ export class TransfersController {
   })
   async transferOut(@Req() request: PlatformRequest, @Body() body: unknown): Promise<WireTransaction> {
     const dto = validTransfer(TransferOutDto, body, 'InternalAccount', 'ExternalAccount');
-    return this.transfers.transferOut(request.platform.platformId, {
-      sourceAccountId: dto.source.accountId,
-      destinationAccountId: dto.destination.accountId,
-      paymentRail: dto.destination.paymentRail ?? null,
-      amount: dto.amount,
-      remittanceInformation: dto.remittanceInformation,
-      purposeOfPayment: dto.purposeOfPayment,
-    });
+    return this.commandBus.execute(
+      new TransferOut(request.platform.platformId, {
+        sourceAccountId: dto.source.accountId,
+        destinationAccountId: dto.destination.accountId,
+        paymentRail: dto.destination.paymentRail ?? null,
+        amount: dto.amount,
+        remittanceInformation: dto.remittanceInformation,
+        purposeOfPayment: dto.purposeOfPayment,
+      }),
+    );
   }
 
   @Post('transfer-in')
   @Idempotent()
   async transferIn(@Req() request: PlatformRequest, @Body() body: unknown): Promise<WireTransaction> {
     const dto = validTransfer(TransferInDto, body, 'ExternalAccount', 'InternalAccount');
-    return this.transfers.transferIn(request.platform.platformId, {
-      sourceAccountId: dto.source.accountId,
-      destinationAccountId: dto.destination.accountId,
-      // A pull names no rail (TransferInRequest): the external account's first supported one.
-      paymentRail: null,
-      amount: dto.amount,
-    });
+    return this.commandBus.execute(
+      new TransferIn(request.platform.platformId, {
+        sourceAccountId: dto.source.accountId,
+        destinationAccountId: dto.destination.accountId,
+        // A pull names no rail (TransferInRequest): the external account's first supported one.
+        paymentRail: null,
+        amount: dto.amount,
+      }),
+    );
   }
 }
 

@@ -108,7 +108,7 @@ export class InternalAccountProvisioner {
       // Sequential: the decision first, then the accounts it covers (and any recorded before).
       if (decided.length > 0) {
         try {
-          await this.events.append(customerStream, decided, revision, metadata);
+          await this.commands.commit([{ type: CUSTOMER_STREAM, state, streamName: customerStream, events: decided, expectedRevision: revision, metadata }]);
         } catch (error) {
           if (error instanceof ConcurrencyError && attempt < MAX_PROVISION_ATTEMPTS) continue;
           throw error;

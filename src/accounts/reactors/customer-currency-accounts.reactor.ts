@@ -1,7 +1,9 @@
+import { CommandBus } from '@nestjs/cqrs';
 import { CustomersQuery } from '../../customers';
 import { RecordedEvent } from '../../infra/event-store/event-store.port';
 import { Reactor } from '../../infra/projections/projection';
 import { ReadModelWaiter } from '../../infra/projections/read-model-waiter';
+import { OpenCustomerAccounts } from '../commands/open-customer-accounts';
 import { InternalAccountProvisioner } from '../provisioning/internal-account-provisioner';
 
 /** How long the reactor waits for the customers read model to reach the configuration change. */
@@ -24,10 +26,11 @@ interface PlatformConfigUpdatedData {
  *
  * The read model only names candidates: leaving out the customers it shows deleted is safe, as a
  * deletion is final, but one deleted since may still be listed. Whether an account opens is
- * decided by the provisioner on the customer's own stream (refused once it is deleted).
+ * decided by OpenCustomerAccounts on the customer's own stream (refused once it is deleted).
  */
 export function customerCurrencyAccountsReactor(
   provisioner: InternalAccountProvisioner,
+  commandBus: CommandBus,
   customers: CustomersQuery,
   waiter: ReadModelWaiter,
 ): Reactor {
@@ -46,10 +49,10 @@ export function customerCurrencyAccountsReactor(
         throw new Error('the customers read model has not reached this configuration change yet');
       }
       const openedAt = data.updatedAt ?? event.createdAt.toISOString();
-      // Candidates only: the provisioner decides on each customer's stream.
+      // Candidates only: OpenCustomerAccounts decides on each customer's stream.
       for await (const batch of customers.activeCustomerIds(data.platformId)) {
         for (const customerId of batch) {
-          await provisioner.provisionCustomerCurrencies({ platformId: data.platformId, customerId, currencies: added, openedAt });
+          await commandBus.execute(new OpenCustomerAccounts(data.platformId, customerId, added, openedAt));
         }
       }
     },

@@ -1,6 +1,7 @@
+import { CommandBus } from '@nestjs/cqrs';
 import { RecordedEvent } from '../../infra/event-store/event-store.port';
 import { Reactor } from '../../infra/projections/projection';
-import { InternalAccountProvisioner } from '../provisioning/internal-account-provisioner';
+import { OpenPlatformAccounts } from '../commands/open-platform-accounts';
 
 interface PlatformEventData {
   platformId: string;
@@ -14,7 +15,7 @@ interface PlatformEventData {
  * Platform-owned internal accounts: one per supported currency, opened when the platform is
  * registered and when a configuration change adds a currency (accounts are never closed here).
  */
-export function platformAccountsReactor(provisioner: InternalAccountProvisioner): Reactor {
+export function platformAccountsReactor(commandBus: CommandBus): Reactor {
   return {
     name: 'platform-accounts',
     handles: ['PlatformRegistered', 'PlatformConfigUpdated'],
@@ -22,11 +23,13 @@ export function platformAccountsReactor(provisioner: InternalAccountProvisioner)
       const data = event.data as unknown as PlatformEventData;
       const currencies = (event.type === 'PlatformRegistered' ? data.config?.supportedCurrencies : data.changes?.supportedCurrencies) ?? [];
       if (currencies.length === 0) return;
-      await provisioner.provisionPlatform({
-        platformId: data.platformId,
-        currencies: currencies.map((entry) => entry.currencyCode),
-        at: (event.type === 'PlatformRegistered' ? data.registeredAt : data.updatedAt) ?? event.createdAt.toISOString(),
-      });
+      await commandBus.execute(
+        new OpenPlatformAccounts(
+          data.platformId,
+          currencies.map((entry) => entry.currencyCode),
+          (event.type === 'PlatformRegistered' ? data.registeredAt : data.updatedAt) ?? event.createdAt.toISOString(),
+        ),
+      );
     },
   };
 }

@@ -1,5 +1,6 @@
 import { Decider } from '../../../infra/domain/decider';
 import { DomainError } from '../../../infra/domain/domain-error';
+import { externalAccountNotFound } from './external-account.errors';
 import { AccountInfo, BeneficiaryVerificationStatus, ExternalAccountEvent, TrustAction } from './external-account.events';
 
 export interface ExternalAccountRecord {
@@ -32,10 +33,6 @@ export type ExternalAccountCommand =
       verifiedFullName: string | null;
       now: string;
     };
-
-export function externalAccountNotFound(): DomainError {
-  return new DomainError('REFERENCE_NOT_FOUND', 'External account not found');
-}
 
 /**
  * An external account (a beneficiary). Trusting one is an SCA ceremony for customers in SCA

@@ -1,0 +1,82 @@
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { CustomersQuery } from '../../customers';
+import { CommandStore } from '../../infra/commands/command-store';
+import { APP_CONFIG, AppConfig } from '../../infra/config';
+import { FieldError, ValidationError } from '../../infra/domain/domain-error';
+import { newId, streamNameFor } from '../../infra/ids';
+import { beneficiaryCheck } from '../../sandbox';
+import { AccountInfo, beneficiaryName } from '../domain/external-account/external-account.events';
+import { ExternalAccountView, externalAccountView } from '../queries/external-account.view';
+import { EXTERNAL_ACCOUNT_STREAM } from '../streams';
+import { existing } from './external-account-guards';
+
+export interface NewExternalAccount {
+  customerId: string;
+  currency: string;
+  platformAccountId: string | null;
+  ownershipType?: 'FIRST_PARTY' | 'THIRD_PARTY';
+  defaultUmaDepositAccount?: boolean;
+  accountInfo: AccountInfo;
+  primaryIdentifier: string;
+}
+
+/** `POST /customers/external-accounts`: answers the account as created. */
+export class CreateExternalAccount extends Command<ExternalAccountView> {
+  constructor(
+    readonly platformId: string,
+    readonly input: NewExternalAccount,
+    /** The field holding the primary identifier, named when the institution reports it invalid. */
+    readonly primaryField: string,
+  ) {
+    super();
+  }
+}
+
+/**
+ * The customer must exist and not be deleted; in sandbox mode the beneficiary name check runs
+ * first (an invalid account is refused, a PENDING answer is resolved later by
+ * ResolveBeneficiaryCheck, scheduled by the `beneficiary-check` reactor).
+ */
+@CommandHandler(CreateExternalAccount)
+export class CreateExternalAccountHandler implements ICommandHandler<CreateExternalAccount, ExternalAccountView> {
+  constructor(
+    private readonly commands: CommandStore,
+    private readonly customers: CustomersQuery,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async execute({ platformId, input, primaryField }: CreateExternalAccount): Promise<ExternalAccountView> {
+    // The reference declares neither 404 nor 410 on create: the customerId is a bad field.
+    const customer = await this.customers.findById(platformId, input.customerId);
+    if (!customer || customer.isDeleted) {
+      const message = customer ? 'The customer was deleted' : 'No such customer';
+      throw new ValidationError([{ field: 'customerId', constraint: {}, message }]);
+    }
+    const name = beneficiaryName(input.accountInfo.beneficiary);
+    const check = this.config.mode === 'sandbox' ? beneficiaryCheck(input.primaryIdentifier, name) : null;
+    if (check?.kind === 'INVALID_ACCOUNT') {
+      const errors: FieldError[] = [{ field: primaryField, constraint: {}, message: 'The receiving institution reports this account as invalid' }];
+      throw new ValidationError(errors, 'INVALID_BANK_ACCOUNT', 'The account cannot receive payments');
+    }
+    const externalAccountId = newId('ExternalAccount');
+    const result = await this.commands.handle(EXTERNAL_ACCOUNT_STREAM, streamNameFor(externalAccountId), {
+      type: 'CreateExternalAccount',
+      created: {
+        externalAccountId,
+        platformId,
+        customerId: input.customerId,
+        currency: input.currency,
+        platformAccountId: input.platformAccountId,
+        ...(input.ownershipType ? { ownershipType: input.ownershipType } : {}),
+        ...(input.defaultUmaDepositAccount !== undefined ? { defaultUmaDepositAccount: input.defaultUmaDepositAccount } : {}),
+        accountInfo: input.accountInfo,
+        primaryIdentifier: input.primaryIdentifier,
+        beneficiaryVerification:
+          input.accountInfo.beneficiary && check?.kind === 'RESULT' ? { status: check.status, verifiedFullName: check.verifiedFullName } : null,
+        createdAt: new Date().toISOString(),
+      },
+    });
+    return externalAccountView(existing(result.state));
+  }
+}

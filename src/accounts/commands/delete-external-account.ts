@@ -1,0 +1,29 @@
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { CommandStore } from '../../infra/commands/command-store';
+import { streamNameFor } from '../../infra/ids';
+import { ExternalAccountCommand } from '../domain/external-account/external-account.decider';
+import { EXTERNAL_ACCOUNT_STREAM } from '../streams';
+import { assertOwned } from './external-account-guards';
+
+/** `DELETE /customers/external-accounts/{id}`. */
+export class DeleteExternalAccount extends Command<void> {
+  constructor(
+    readonly platformId: string,
+    readonly externalAccountId: string,
+  ) {
+    super();
+  }
+}
+
+/** A trusted beneficiary is refused (409 BENEFICIARY_TRUSTED) by the decider until untrusted. */
+@CommandHandler(DeleteExternalAccount)
+export class DeleteExternalAccountHandler implements ICommandHandler<DeleteExternalAccount, void> {
+  constructor(private readonly commands: CommandStore) {}
+
+  async execute({ platformId, externalAccountId }: DeleteExternalAccount): Promise<void> {
+    await this.commands.handle(EXTERNAL_ACCOUNT_STREAM, streamNameFor(externalAccountId), (state): ExternalAccountCommand => {
+      assertOwned(state, platformId);
+      return { type: 'DeleteExternalAccount', now: new Date().toISOString() };
+    });
+  }
+}

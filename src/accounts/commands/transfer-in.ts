@@ -1,0 +1,37 @@
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { CommandStore } from '../../infra/commands/command-store';
+import { streamNameFor } from '../../infra/ids';
+import { WireTransaction } from '../queries/transaction-wire';
+import { TRANSFER_STREAM } from '../streams';
+import { TransferAnswers } from './transfer-answers';
+import { TransferPartiesResolver, TransferRequest } from './transfer-parties';
+
+/** `POST /transfer-in` (external -> internal): answers the transaction, PENDING until settled. */
+export class TransferIn extends Command<WireTransaction> {
+  constructor(
+    readonly platformId: string,
+    readonly request: TransferRequest,
+  ) {
+    super();
+  }
+}
+
+/** Records the pull (`TransferInRequested`); the `transfer-process` reactor schedules its settlement. */
+@CommandHandler(TransferIn)
+export class TransferInHandler implements ICommandHandler<TransferIn, WireTransaction> {
+  constructor(
+    private readonly commands: CommandStore,
+    private readonly parties: TransferPartiesResolver,
+    private readonly answers: TransferAnswers,
+  ) {}
+
+  async execute({ platformId, request }: TransferIn): Promise<WireTransaction> {
+    const parties = await this.parties.resolve(platformId, request, 'IN');
+    const requested = await this.commands.handle(TRANSFER_STREAM, streamNameFor(parties.transactionId), {
+      type: 'RequestTransferIn',
+      parties,
+      now: new Date().toISOString(),
+    });
+    return this.answers.asOf(platformId, parties.transactionId, requested.revision);
+  }
+}

@@ -1,0 +1,51 @@
+import { Command, CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { CommandStore } from '../../infra/commands/command-store';
+import { streamNameFor } from '../../infra/ids';
+import { insufficientFunds } from '../ledger/insufficient-funds';
+import { WireTransaction } from '../queries/transaction-wire';
+import { TRANSFER_STREAM } from '../streams';
+import { AdvanceTransferOut } from './advance-transfer-out';
+import { TransferAnswers } from './transfer-answers';
+import { TransferPartiesResolver, TransferRequest } from './transfer-parties';
+
+export type { TransferRequest };
+
+/** `POST /transfer-out` (internal -> external): answers the transaction, PENDING once the funds are held. */
+export class TransferOut extends Command<WireTransaction> {
+  constructor(
+    readonly platformId: string,
+    readonly request: TransferRequest,
+  ) {
+    super();
+  }
+}
+
+/**
+ * Records the request first (`TransferOutRequested`), then has the funds held (AdvanceTransferOut,
+ * which the `transfer-process` reactor sends too when this request dies in between); a refusal is
+ * 400 INSUFFICIENT_FUNDS. The settlement follows later, by a task.
+ */
+@CommandHandler(TransferOut)
+export class TransferOutHandler implements ICommandHandler<TransferOut, WireTransaction> {
+  constructor(
+    private readonly commands: CommandStore,
+    private readonly commandBus: CommandBus,
+    private readonly parties: TransferPartiesResolver,
+    private readonly answers: TransferAnswers,
+  ) {}
+
+  async execute({ platformId, request }: TransferOut): Promise<WireTransaction> {
+    const parties = await this.parties.resolve(platformId, request, 'OUT');
+    const transactionId = parties.transactionId;
+    await this.commands.handle(TRANSFER_STREAM, streamNameFor(transactionId), { type: 'RequestTransferOut', parties, now: new Date().toISOString() });
+    const outcome = await this.commandBus.execute(new AdvanceTransferOut(transactionId));
+    if (outcome.state.status === 'REJECTED') {
+      throw insufficientFunds({
+        accountId: parties.sourceAccountId,
+        requested: parties.amount,
+        ...(outcome.available !== undefined ? { available: outcome.available } : {}),
+      });
+    }
+    return this.answers.asOf(platformId, transactionId, outcome.revision);
+  }
+}
