@@ -1,4 +1,5 @@
 import { Inject, Module, OnModuleInit } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { Pool } from 'pg';
 import { AuditResourceLocators } from '../audit';
 import { AuditModule } from '../audit';
@@ -12,7 +13,15 @@ import { WebhookMappers } from '../webhooks';
 import { WebhooksModule } from '../webhooks';
 import { CUSTOMER_WEBHOOK_EVENT_TYPES, customerWebhooks, openCustomerWebhooks } from './customer-webhooks';
 import { CustomerLifecycleHooks } from './customer-lifecycle-hooks';
-import { CustomersService } from './customers.service';
+import { ActiveCustomers } from './commands/active-customers';
+import { CreateCustomerHandler } from './commands/create-customer';
+import { CustomerKeyClaims } from './commands/customer-key-claims';
+import { CustomerSecrets } from './commands/customer-secrets';
+import { DeleteCustomerHandler } from './commands/delete-customer';
+import { ReleaseCustomerKeysHandler } from './commands/release-customer-keys';
+import { SubmitVerificationHandler } from './commands/submit-verification';
+import { UpdateCustomerHandler } from './commands/update-customer';
+import { DOCUMENT_FILES_DDL, UploadDocumentHandler } from './commands/upload-document';
 import { customerAuditLocator, customerAuditPresenter } from './queries/customer-audit-locator';
 import { CustomersQuery } from './queries/customers.query';
 import { customerLifecycleReactor } from './reactors/customer-lifecycle.reactor';
@@ -24,17 +33,25 @@ import { customerLifecycleReactor } from './reactors/customer-lifecycle.reactor'
 @Module({
   imports: [WebhooksModule, AuditModule],
   providers: [
-    CustomersService,
+    CreateCustomerHandler,
+    UpdateCustomerHandler,
+    DeleteCustomerHandler,
+    ReleaseCustomerKeysHandler,
+    UploadDocumentHandler,
+    SubmitVerificationHandler,
+    ActiveCustomers,
+    CustomerKeyClaims,
+    CustomerSecrets,
     CustomersQuery,
     CustomerLifecycleHooks,
     // Per-customer data keys for secret personal fields, cached briefly in this process.
     { provide: PersonalDataKeys, inject: [KEY_VAULT], useFactory: (vault: KeyVault) => new PersonalDataKeys(vault) },
   ],
-  exports: [CustomersService, CustomersQuery, CustomerLifecycleHooks, PersonalDataKeys],
+  exports: [ActiveCustomers, CustomersQuery, CustomerLifecycleHooks, PersonalDataKeys],
 })
 export class CustomersModule implements OnModuleInit {
   constructor(
-    private readonly customers: CustomersService,
+    private readonly commandBus: CommandBus,
     private readonly hooks: CustomerLifecycleHooks,
     private readonly reactors: ReactorRegistry,
     private readonly events: EventStoreService,
@@ -45,8 +62,8 @@ export class CustomersModule implements OnModuleInit {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    await this.customers.ensureSchema();
-    this.reactors.register(customerLifecycleReactor(this.hooks, this.customers));
+    await this.pool.query(DOCUMENT_FILES_DDL);
+    this.reactors.register(customerLifecycleReactor(this.hooks, this.commandBus));
     this.auditLocators.register(customerAuditLocator(this.pool));
     this.auditLocators.registerPresenter(customerAuditPresenter);
     this.webhookMappers.register({

@@ -1,8 +1,6 @@
 import { Pool } from 'pg';
 import { destroySealedSecrets, sealedSecretExists } from '../infra/crypto/key-vault';
-import { EventStoreService } from '../infra/event-store/event-store.service';
 import { streamNameFor } from '../infra/ids';
-import { customerDecider } from './domain/customer/customer.decider';
 import { currentPersonalDataKeyId } from './domain/customer/personal-data-fields';
 import { customerNotFound } from './customers.errors';
 import { CommandStore } from '../infra/commands/command-store';

@@ -3,6 +3,8 @@ import { Pool } from 'pg';
 import { APP_CONFIG, AppConfig } from '../infra/config';
 import { PLATFORM_AUTHENTICATOR } from '../infra/http/platform-auth.guard';
 import { PG_POOL } from '../infra/postgres/pool';
+import { RegisterPlatformHandler } from './commands/register-platform';
+import { UpdatePlatformConfigHandler } from './commands/update-platform-config';
 import { ConfigController } from './http/config.controller';
 import { PlatformAuthenticatorService } from './platform-authenticator';
 import { PlatformCredentialStore } from './platform-credentials';
@@ -20,6 +22,8 @@ import { PlatformConfigQuery } from './queries/platform-config.query';
         new PlatformAuthenticatorService(pool, credentials, config.platformAuth),
     },
     { provide: PLATFORM_AUTHENTICATOR, useExisting: PlatformAuthenticatorService },
+    RegisterPlatformHandler,
+    UpdatePlatformConfigHandler,
     PlatformsService,
     PlatformConfigQuery,
   ],

@@ -1,57 +1,32 @@
-import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { Pool } from 'pg';
 import { APP_CONFIG, AppConfig } from '../infra/config';
-import { newId, streamNameFor } from '../infra/ids';
 import { logger } from '../infra/logger';
 import { PG_POOL } from '../infra/postgres/pool';
-import { READ_MODEL_WAITER, READ_YOUR_WRITES_TIMEOUT_MS, ReadModelWaiter } from '../infra/projections/read-model-waiter';
-import { DEFAULT_SANDBOX_CONFIG, platformDecider } from './domain/platform/platform.decider';
-import { PlatformConfig } from './domain/platform/platform.events';
+import { CreatedPlatform, PlatformRegistration, RegisterPlatform } from './commands/register-platform';
 import { PLATFORM_CREDENTIALS_DDL, PlatformCredentialStore } from './platform-credentials';
-import { CommandStore } from '../infra/commands/command-store';
-import { PLATFORM_STREAM } from './streams';
 
-export interface CreatedPlatform {
-  platformId: string;
-  clientId: string;
-  clientSecret: string;
-}
+export type { CreatedPlatform, PlatformRegistration };
 
-/** Registers platforms (tenants) and their credentials; bootstraps the sandbox platform. */
+/** Registers platforms (tenants) through RegisterPlatform (start, tests, benches); bootstraps the sandbox platform. */
 @Injectable()
 export class PlatformsService {
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
-    private readonly commands: CommandStore,
+    private readonly commandBus: CommandBus,
     private readonly credentials: PlatformCredentialStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(READ_MODEL_WAITER) private readonly waiter: ReadModelWaiter,
   ) {}
 
   async ensureSchema(): Promise<void> {
     await this.pool.query(PLATFORM_CREDENTIALS_DDL);
   }
 
-  async createPlatform(
-    options: { name?: string; clientId?: string; clientSecret?: string; config?: Partial<PlatformConfig> } = {},
-  ): Promise<CreatedPlatform> {
-    const platformId = newId('Platform');
-    const clientId = options.clientId ?? `client_${randomBytes(8).toString('hex')}`;
-    const clientSecret = options.clientSecret ?? `secret_${randomBytes(24).toString('base64url')}`;
-    const registered = await this.commands.handle(PLATFORM_STREAM, streamNameFor(platformId), {
-      type: 'RegisterPlatform',
-      platformId,
-      name: options.name ?? 'Sandbox platform',
-      config: { ...DEFAULT_SANDBOX_CONFIG, ...options.config },
-      now: new Date().toISOString(),
-    });
-    await this.credentials.store(platformId, clientId, clientSecret);
-    // The credentials are usable at once: GET /config must find the platform's read model.
-    if (registered.position) await this.waiter.waitFor(registered.position, READ_YOUR_WRITES_TIMEOUT_MS);
-    return { platformId, clientId, clientSecret };
+  createPlatform(registration: PlatformRegistration = {}): Promise<CreatedPlatform> {
+    return this.commandBus.execute(new RegisterPlatform(registration));
   }
 
   /**

@@ -8,6 +8,9 @@ import { QUEUE_SERVICE, QueueService } from '../infra/queue/queue.service';
 import { RetentionRegistry } from '../infra/retention/retention.job';
 import { PlatformsModule } from '../platforms';
 import { PlatformConfigQuery } from '../platforms';
+import { RequestTestWebhookHandler } from './commands/request-test-webhook';
+import { RetryWebhookDeliveryHandler } from './commands/retry-webhook-delivery';
+import { SendTestWebhookHandler } from './commands/send-test-webhook';
 import { DeliveryQueues } from './delivery/delivery-queues';
 import { DeliveryStore } from './delivery/delivery-store';
 import { DeliveryWorkerPool } from './delivery/delivery-worker-pool';
@@ -31,6 +34,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
   imports: [PlatformsModule],
   controllers: [WebhookDeliveriesController, SandboxWebhooksController],
   providers: [
+    SendTestWebhookHandler,
+    RequestTestWebhookHandler,
+    RetryWebhookDeliveryHandler,
     WebhookMappers,
     { provide: DeliveryStore, inject: [PG_POOL], useFactory: (pool: Pool) => new DeliveryStore(pool) },
     { provide: WebhookDeliveriesQuery, inject: [PG_POOL], useFactory: (pool: Pool) => new WebhookDeliveriesQuery(pool) },

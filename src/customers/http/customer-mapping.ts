@@ -1,7 +1,7 @@
 import { FieldError } from '../../infra/domain/domain-error';
 import { toAddress } from '../../shared/validation/address.dto';
 import { BeneficialOwner, BusinessInfo, CustomerProfile, EndUserTermsConsent, IndividualEdd } from '../domain/customer/customer.events';
-import { CustomerPatch } from '../customers.service';
+import { CustomerPatch } from '../commands/update-customer';
 import {
   BeneficialOwnerDto,
   BusinessInfoPatchDto,

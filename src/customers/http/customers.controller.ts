@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { ApiBody } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { FieldError } from '../../infra/domain/domain-error';
@@ -8,7 +9,10 @@ import { QueryReader } from '../../infra/http/query-params';
 import { Idempotent } from '../../infra/http/route-metadata';
 import { checkBody, throwIfAny } from '../../infra/http/validation';
 import { customerNotFound, deletedCustomerConflict } from '../customers.errors';
-import { CustomersService } from '../customers.service';
+import { ActiveCustomers } from '../commands/active-customers';
+import { CreateCustomer } from '../commands/create-customer';
+import { DeleteCustomer } from '../commands/delete-customer';
+import { UpdateCustomer } from '../commands/update-customer';
 import { CustomerView } from '../queries/customer.view';
 import { CustomersQuery } from '../queries/customers.query';
 import { businessPatch, businessProfile, identificationAliasErrors, individualPatch, individualProfile } from './customer-mapping';
@@ -44,7 +48,8 @@ function requireCustomerIdOr404(customerId: string): void {
 @Controller('customers')
 export class CustomersController {
   constructor(
-    private readonly customers: CustomersService,
+    private readonly commandBus: CommandBus,
+    private readonly customers: ActiveCustomers,
     private readonly query: CustomersQuery,
   ) {}
 
@@ -85,12 +90,14 @@ export class CustomersController {
     if (isBusiness) {
       const { value, errors } = checkBody(CreateBusinessCustomerDto, body);
       throwIfAny(errors);
-      return this.customers.create(platformId, {
-        customerType: 'BUSINESS',
-        platformCustomerId: value.platformCustomerId ?? null,
-        umaAddress: value.umaAddress ?? null,
-        profile: businessProfile(value),
-      });
+      return this.commandBus.execute(
+        new CreateCustomer(platformId, {
+          customerType: 'BUSINESS',
+          platformCustomerId: value.platformCustomerId ?? null,
+          umaAddress: value.umaAddress ?? null,
+          profile: businessProfile(value),
+        }),
+      );
     }
     const { value, errors } = checkBody(CreateIndividualCustomerDto, body);
     for (const error of errors) {
@@ -102,12 +109,14 @@ export class CustomersController {
     }
     if (errors.length === 0) errors.push(...identificationAliasErrors(value));
     throwIfAny(errors);
-    return this.customers.create(platformId, {
-      customerType: 'INDIVIDUAL',
-      platformCustomerId: value.platformCustomerId ?? null,
-      umaAddress: value.umaAddress ?? null,
-      profile: individualProfile(value),
-    });
+    return this.commandBus.execute(
+      new CreateCustomer(platformId, {
+        customerType: 'INDIVIDUAL',
+        platformCustomerId: value.platformCustomerId ?? null,
+        umaAddress: value.umaAddress ?? null,
+        profile: individualProfile(value),
+      }),
+    );
   }
 
   @Get()
@@ -154,7 +163,8 @@ export class CustomersController {
   async update(@Req() request: PlatformRequest, @Param('customerId') customerId: string, @Body() body: unknown): Promise<CustomerView> {
     requirePathId('Customer', 'customerId', customerId);
     const platformId = request.platform.platformId;
-    const current = await this.customers.loadActive(platformId, customerId, deletedCustomerConflict);
+    // The body's shape depends on the customer's type, read from its stream (a deleted one is 409).
+    const current = await this.customers.load(platformId, customerId, deletedCustomerConflict);
     const immutable: FieldError[] = [];
     let rest: unknown = body;
     if (body && typeof body === 'object' && !Array.isArray(body)) {
@@ -170,19 +180,19 @@ export class CustomersController {
     if (current.customerType === 'BUSINESS') {
       const { value, errors } = checkBody(UpdateBusinessCustomerDto, rest);
       throwIfAny([...immutable, ...errors, ...typeChangeErrors(value.customerType, current.customerType)]);
-      return this.customers.update(platformId, customerId, businessPatch(value));
+      return this.commandBus.execute(new UpdateCustomer(platformId, customerId, businessPatch(value)));
     }
     const { value, errors } = checkBody(UpdateIndividualCustomerDto, rest);
     const aliasErrors = errors.length === 0 ? identificationAliasErrors(value) : [];
     throwIfAny([...immutable, ...errors, ...aliasErrors, ...typeChangeErrors(value.customerType, current.customerType)]);
-    return this.customers.update(platformId, customerId, individualPatch(value));
+    return this.commandBus.execute(new UpdateCustomer(platformId, customerId, individualPatch(value)));
   }
 
   @Delete(':customerId')
   @HttpCode(200)
   async delete(@Req() request: PlatformRequest, @Param('customerId') customerId: string): Promise<CustomerView> {
     requireCustomerIdOr404(customerId);
-    return this.customers.delete(request.platform.platformId, customerId);
+    return this.commandBus.execute(new DeleteCustomer(request.platform.platformId, customerId));
   }
 }
 

@@ -1,4 +1,5 @@
 import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { ApiBody, ApiConsumes } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import multer from 'multer';
@@ -9,7 +10,7 @@ import { checkBody, hasErrorAt, throwIfAny } from '../../infra/http/validation';
 import { parseId } from '../../infra/ids';
 import { IsCountryCode, Optional } from '../../shared/validation/common-validators';
 import { documentNotFound } from '../customers.errors';
-import { CustomersService } from '../customers.service';
+import { UploadDocument } from '../commands/upload-document';
 import { DocumentView } from '../queries/customer.view';
 import { CustomersQuery } from '../queries/customers.query';
 
@@ -50,7 +51,7 @@ const upload = multer({
 @Controller('documents')
 export class DocumentsController {
   constructor(
-    private readonly customers: CustomersService,
+    private readonly commandBus: CommandBus,
     private readonly query: CustomersQuery,
   ) {}
 
@@ -75,17 +76,19 @@ export class DocumentsController {
     errors.push(...fileErrors(request.file));
     throwIfAny(errors);
     const file = request.file!;
-    return this.customers.uploadDocument(
-      request.platform.platformId,
-      { buffer: file.buffer, originalName: file.originalname || 'document', contentType: file.mimetype },
-      {
-        documentHolder: value.documentHolder,
-        documentType: value.documentType,
-        country: value.country,
-        side: value.side ?? null,
-        documentNumber: value.documentNumber ?? null,
-        issuingAuthority: value.issuingAuthority ?? null,
-      },
+    return this.commandBus.execute(
+      new UploadDocument(
+        request.platform.platformId,
+        { buffer: file.buffer, originalName: file.originalname || 'document', contentType: file.mimetype },
+        {
+          documentHolder: value.documentHolder,
+          documentType: value.documentType,
+          country: value.country,
+          side: value.side ?? null,
+          documentNumber: value.documentNumber ?? null,
+          issuingAuthority: value.issuingAuthority ?? null,
+        },
+      ),
     );
   }
 

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import type { Request } from 'express';
 import { Page } from '../../infra/http/pagination';
 import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
@@ -6,7 +7,7 @@ import { QueryReader } from '../../infra/http/query-params';
 import { checkBody, hasErrorAt, throwIfAny } from '../../infra/http/validation';
 import { parseId } from '../../infra/ids';
 import { verificationNotFound } from '../customers.errors';
-import { CustomersService } from '../customers.service';
+import { SubmitVerification } from '../commands/submit-verification';
 import { VerificationView } from '../queries/customer.view';
 import { CustomersQuery } from '../queries/customers.query';
 import { SubmitVerificationDto } from './customers.dto';
@@ -20,7 +21,7 @@ const VERIFICATION_STATUSES = ['RESOLVE_ERRORS', 'PENDING_MANUAL_REVIEW', 'IN_PR
 @Controller('verifications')
 export class VerificationsController {
   constructor(
-    private readonly customers: CustomersService,
+    private readonly commandBus: CommandBus,
     private readonly query: CustomersQuery,
   ) {}
 
@@ -32,7 +33,7 @@ export class VerificationsController {
       errors.push({ field: 'customerId', constraint: { format: 'Customer-id' }, message: 'customerId must be a Customer:<uuid> id' });
     }
     throwIfAny(errors);
-    return this.customers.submitVerification(request.platform.platformId, value.customerId);
+    return this.commandBus.execute(new SubmitVerification(request.platform.platformId, value.customerId));
   }
 
   @Get()

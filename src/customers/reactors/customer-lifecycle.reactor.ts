@@ -1,8 +1,9 @@
+import { CommandBus } from '@nestjs/cqrs';
 import { RecordedEvent } from '../../infra/event-store/event-store.port';
 import { Reactor } from '../../infra/projections/projection';
 import { CustomerCreated, CustomerDeleted } from '../domain/customer/customer.events';
 import { CustomerLifecycleHooks } from '../customer-lifecycle-hooks';
-import { CustomersService } from '../customers.service';
+import { ReleaseCustomerKeys } from '../commands/release-customer-keys';
 
 /**
  * Finishes what a request may not have: after `CustomerCreated` it runs the creation hooks
@@ -10,7 +11,7 @@ import { CustomersService } from '../customers.service';
  * request does both itself; this reactor makes them happen even if the request died in between.
  * Every step is idempotent (deterministic stream ids, expected revisions).
  */
-export function customerLifecycleReactor(hooks: CustomerLifecycleHooks, customers: CustomersService): Reactor {
+export function customerLifecycleReactor(hooks: CustomerLifecycleHooks, commandBus: CommandBus): Reactor {
   return {
     name: 'customer-lifecycle',
     handles: ['CustomerCreated', 'CustomerDeleted'],
@@ -26,7 +27,7 @@ export function customerLifecycleReactor(hooks: CustomerLifecycleHooks, customer
         return;
       }
       const data = event.data as CustomerDeleted['data'];
-      await customers.releaseCustomerKeys(data.platformId, data.customerId, data.platformCustomerId, data.umaAddress);
+      await commandBus.execute(new ReleaseCustomerKeys(data.platformId, data.customerId, data.platformCustomerId, data.umaAddress));
     },
   };
 }

@@ -1,14 +1,14 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import type { Request } from 'express';
 import { FieldError, ValidationError } from '../../infra/domain/domain-error';
 import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
 import { Page, assertNoQueryErrors, parsePageRequest } from '../../infra/http/pagination';
 import { parseId } from '../../infra/ids';
 import { DELIVERY_STATUSES, DeliveryStatus } from '../delivery/retry-policy';
-import { WebhookDeliveryService } from '../delivery/webhook-delivery.service';
+import { RetryWebhookDelivery } from '../commands/retry-webhook-delivery';
 import { DeliveryFilter, DeliveryView, WebhookDeliveriesQuery } from '../queries/webhook-deliveries.query';
 import { WEBHOOK_TYPE_PATTERN } from '../webhook-mappers';
-import { WebhookErrors } from '../webhooks.errors';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
@@ -19,7 +19,7 @@ const LIST_PARAMETERS = ['webhookId', 'type', 'status', 'limit', 'cursor'];
 export class WebhookDeliveriesController {
   constructor(
     @Inject(WebhookDeliveriesQuery) private readonly query: WebhookDeliveriesQuery,
-    @Inject(WebhookDeliveryService) private readonly deliveries: WebhookDeliveryService,
+    private readonly commandBus: CommandBus,
   ) {}
 
   /** `GET /webhooks/deliveries?webhookId=&type=&status=&limit=&cursor=`, newest first. */
@@ -64,11 +64,6 @@ export class WebhookDeliveriesController {
     if (parseId('WebhookDelivery', id) === null) {
       throw new ValidationError([{ field: 'id', constraint: { format: 'WebhookDelivery-id' }, message: 'id must be a WebhookDelivery:<uuid> id' }]);
     }
-    const platformId = request.platform.platformId;
-    const existing = await this.query.findById(platformId, id);
-    if (!existing) throw WebhookErrors.deliveryNotFound();
-    if (!(await this.deliveries.endpointOf(platformId))) throw WebhookErrors.endpointNotSet();
-    await this.deliveries.attemptNow(platformId, id);
-    return (await this.query.findById(platformId, id))!;
+    return this.commandBus.execute(new RetryWebhookDelivery(request.platform.platformId, id));
   }
 }

@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto';
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { Pool } from 'pg';
+import { CommandStore } from '../../infra/commands/command-store';
+import { PersonalDataKeys } from '../../infra/crypto/personal-data';
+import { newId, streamNameFor } from '../../infra/ids';
+import { PG_POOL } from '../../infra/postgres/pool';
+import { deletedCustomerReference } from '../customers.errors';
+import { CustomerCommand } from '../domain/customer/customer.decider';
+import { currentPersonalDataKeyId, documentNumberField } from '../domain/customer/personal-data-fields';
+import { DocumentView, documentView } from '../queries/customer.view';
+import { openDocumentView } from '../queries/personal-data-views';
+import { CUSTOMER_STREAM } from '../streams';
+import { ActiveCustomers } from './active-customers';
+import { assertOwned, assertSameDataKey } from './customer-guards';
+
+export const DOCUMENT_FILES_DDL = `
+CREATE TABLE IF NOT EXISTS customer_document_files (
+  platform_id text NOT NULL,
+  document_id text NOT NULL,
+  content_type text NOT NULL,
+  content bytea NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (platform_id, document_id)
+)`;
+
+export interface UploadedFile {
+  buffer: Buffer;
+  originalName: string;
+  contentType: string;
+}
+
+export interface DocumentFields {
+  documentHolder: string;
+  documentType: string;
+  country: string;
+  side: string | null;
+  documentNumber: string | null;
+  issuingAuthority: string | null;
+}
+
+/** `POST /documents`: answers the document's metadata. */
+export class UploadDocument extends Command<DocumentView> {
+  constructor(
+    readonly platformId: string,
+    readonly file: UploadedFile,
+    readonly fields: DocumentFields,
+  ) {
+    super();
+  }
+}
+
+/** Stores the file, then records the document on its holder (an active customer of the platform). */
+@CommandHandler(UploadDocument)
+export class UploadDocumentHandler implements ICommandHandler<UploadDocument, DocumentView> {
+  constructor(
+    @Inject(PG_POOL) private readonly pool: Pool,
+    private readonly commands: CommandStore,
+    private readonly customers: ActiveCustomers,
+    private readonly personalData: PersonalDataKeys,
+  ) {}
+
+  async execute({ platformId, file, fields }: UploadDocument): Promise<DocumentView> {
+    const whenDeleted = () => deletedCustomerReference('documentHolder');
+    const holder = await this.customers.load(platformId, fields.documentHolder, whenDeleted);
+    const keyId = currentPersonalDataKeyId(holder);
+    const documentId = newId('Document');
+    const now = new Date().toISOString();
+    // The file is stored before the event: a crash in between leaves an unreferenced file row,
+    // never an event pointing at a missing file.
+    await this.pool.query(
+      `INSERT INTO customer_document_files (platform_id, document_id, content_type, content) VALUES ($1, $2, $3, $4)
+       ON CONFLICT DO NOTHING`,
+      [platformId, documentId, file.contentType, file.buffer],
+    );
+    const document = {
+      documentId,
+      documentType: fields.documentType,
+      side: fields.side,
+      country: fields.country,
+      documentNumber:
+        fields.documentNumber === null
+          ? null
+          : await this.personalData.seal(keyId, fields.documentHolder, documentNumberField(documentId), fields.documentNumber),
+      issuingAuthority: fields.issuingAuthority,
+      fileName: file.originalName,
+      contentType: file.contentType,
+      sizeBytes: file.buffer.length,
+      sha256: createHash('sha256').update(file.buffer).digest('hex'),
+      uploadedAt: now,
+    };
+    await this.commands.handle(CUSTOMER_STREAM, streamNameFor(fields.documentHolder), (state): CustomerCommand => {
+      assertOwned(state, platformId);
+      if (state.status === 'deleted') throw whenDeleted();
+      assertSameDataKey(state, keyId);
+      return { type: 'UploadDocument', document };
+    });
+    return openDocumentView(documentView(fields.documentHolder, document), this.personalData);
+  }
+}
