@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { CommandStore, LoadedStream } from '../infra/commands/command-store';
-import { streamType } from '../infra/commands/stream-type';
 import { RecordedEvent } from '../infra/event-store/event-store.port';
 import { parseId, streamNameFor, uuidv5 } from '../infra/ids';
 import { ExistingQuote, QuoteCommand, QuoteState, quoteDecider, quoteNotFound } from './domain/quote/quote.decider';
 import { QuoteEvent } from './domain/quote/quote.events';
+import { QUOTE_STREAM } from './streams';
 
 export interface LoadedQuote {
   state: QuoteState;
@@ -21,21 +21,6 @@ export interface DecidedQuote {
   /** The stream's revision after this decision (unchanged when nothing was appended). */
   revision: number | 'no_stream';
 }
-
-/**
- * Quote streams in the command store: the state of recently used quotes stays in memory (an
- * execute, its hold and its settlement touch one quote several times within a second), whole
- * streams are read (callers build transaction views from the recorded events), and a quote
- * contended by racing executes re-decides up to 20 times.
- */
-export const QUOTE_STREAM = streamType({
-  name: 'quote',
-  decider: quoteDecider,
-  maxAttempts: 20,
-  conflictMessage: 'The quote was changed concurrently; retry the request',
-  cacheSize: 20_000,
-  fullReads: true,
-});
 
 /** The ledger hold of one execute attempt: deterministic, so every process places the same one. */
 export function holdIdFor(quoteId: string, attempt: number): string {

@@ -1,4 +1,5 @@
 import { Module, OnModuleInit } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { DomainError } from '../infra/domain/domain-error';
 import { AccountsModule } from '../accounts';
 import { CustomersModule } from '../customers';
@@ -13,12 +14,25 @@ import { WalletQuoteSignatureVerifier } from '../wallet-auth';
 import { WalletAuthModule } from '../wallet-auth';
 import { WebhooksModule } from '../webhooks';
 import { readStreamUpTo } from '../webhooks';
-import { QUOTE_SCA_SUBJECT, QuoteAuthorizationService } from './authorization/quote-authorization.service';
 import { quoteAuthorizationReactor } from './authorization/quote-authorization.reactor';
-import { QuoteCreationService } from './creation/quote-creation.service';
+import { AuthorizeQuoteHandler } from './commands/authorize-quote';
+import { CreateQuoteHandler } from './commands/create-quote';
+import { ExecuteQuoteHandler } from './commands/execute-quote';
+import { ExpireQuote, ExpireQuoteHandler } from './commands/expire-quote';
+import { FailQuoteAuthorization, FailQuoteAuthorizationHandler } from './commands/fail-quote-authorization';
+import { FundRealtimeQuoteHandler } from './commands/fund-realtime-quote';
+import { OpenQuoteChallengesHandler } from './commands/open-quote-challenges';
+import { QuoteExecutionSteps } from './commands/quote-execution-steps';
+import { QUOTE_SCA_SUBJECT, QuoteSca } from './commands/quote-sca';
+import { RecordQuoteChallenge, RecordQuoteChallengeHandler } from './commands/record-quote-challenge';
+import { ReleaseQuoteAuthorization, ReleaseQuoteAuthorizationHandler } from './commands/release-quote-authorization';
+import { ResendQuoteChallengeHandler } from './commands/resend-quote-challenge';
+import { ResumeQuoteExecution, ResumeQuoteExecutionHandler } from './commands/resume-quote-execution';
+import { SettleQuoteStep, SettleQuoteStepHandler } from './commands/settle-quote-step';
+import { VoidRejectedQuoteHoldHandler } from './commands/void-rejected-quote-hold';
+import { QuoteParties } from './creation/quote-parties';
 import { ExchangeRatesModule } from './exchange-rates.module';
 import { QUOTE_EXECUTION_SIGNATURE_VERIFIER } from './execution/quote-execution-signature';
-import { QuoteExecutionService } from './execution/quote-execution.service';
 import { QuoteAuthorizationController } from './http/quote-authorization.controller';
 import { QuotesController } from './http/quotes.controller';
 import { SandboxSendController } from './http/sandbox-send.controller';
@@ -26,13 +40,14 @@ import { QuotesQuery } from './queries/quotes.query';
 import { QuoteStore } from './quote-store';
 import { QuoteWebhookMapper } from './quote-webhooks';
 import { EXPIRE_QUOTE_TASK, RESUME_EXECUTION_TASK, SETTLE_QUOTE_TASK, quoteProcessReactor } from './reactors/quote-process.reactor';
-import { QuoteSettlementService } from './settlement/quote-settlement.service';
+import { QuoteSettlementSchedule } from './settlement/quote-settlement-schedule';
 
 /**
  * Quotes and their execution (issue 4): creation priced on a locked rate snapshot, execute with
  * its ledger hold, expiry, sandbox settlement, `POST /sandbox/send` for REALTIME_FUNDING quotes,
  * the outgoing transaction behind each quote (in the `transactions` read model) and its
- * OUTGOING_PAYMENT.* webhooks.
+ * OUTGOING_PAYMENT.* webhooks. Every state change is a command in `commands/`, sent through the
+ * CommandBus by the controllers, the tasks, the reactors and the SCA hooks.
  *
  * QUOTE_EXECUTION_SIGNATURE_VERIFIER checks `Service-Wallet-Signature` for EMBEDDED_WALLET
  * sources: the embedded-wallet context's WalletQuoteSignatureVerifier, which also requires the key
@@ -42,11 +57,24 @@ import { QuoteSettlementService } from './settlement/quote-settlement.service';
   imports: [AccountsModule, CustomersModule, PlatformsModule, ExchangeRatesModule, WebhooksModule, WalletAuthModule, ScaModule],
   controllers: [QuotesController, QuoteAuthorizationController, SandboxSendController],
   providers: [
+    CreateQuoteHandler,
+    ExecuteQuoteHandler,
+    AuthorizeQuoteHandler,
+    ResendQuoteChallengeHandler,
+    RecordQuoteChallengeHandler,
+    ReleaseQuoteAuthorizationHandler,
+    FailQuoteAuthorizationHandler,
+    OpenQuoteChallengesHandler,
+    ResumeQuoteExecutionHandler,
+    VoidRejectedQuoteHoldHandler,
+    ExpireQuoteHandler,
+    SettleQuoteStepHandler,
+    FundRealtimeQuoteHandler,
     QuoteStore,
-    QuoteCreationService,
-    QuoteExecutionService,
-    QuoteAuthorizationService,
-    QuoteSettlementService,
+    QuoteParties,
+    QuoteSca,
+    QuoteExecutionSteps,
+    QuoteSettlementSchedule,
     QuotesQuery,
     // The embedded-wallet context's verifier: the signature must come from a live session key of the source wallet.
     { provide: QUOTE_EXECUTION_SIGNATURE_VERIFIER, useExisting: WalletQuoteSignatureVerifier },
@@ -55,10 +83,9 @@ import { QuoteSettlementService } from './settlement/quote-settlement.service';
 })
 export class QuotesModule implements OnModuleInit {
   constructor(
+    private readonly commandBus: CommandBus,
     private readonly store: QuoteStore,
-    private readonly execution: QuoteExecutionService,
-    private readonly authorization: QuoteAuthorizationService,
-    private readonly settlement: QuoteSettlementService,
+    private readonly schedule: QuoteSettlementSchedule,
     private readonly reactors: ReactorRegistry,
     private readonly tasks: TaskScheduler,
     private readonly events: EventStoreService,
@@ -67,26 +94,24 @@ export class QuotesModule implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.reactors.register(quoteProcessReactor(this.store, this.execution, this.settlement, this.tasks));
-    this.reactors.register(quoteAuthorizationReactor(this.store, this.authorization, this.tasks));
+    this.reactors.register(quoteProcessReactor(this.store, this.commandBus, this.schedule, this.tasks));
+    this.reactors.register(quoteAuthorizationReactor(this.store, this.commandBus, this.tasks));
     // SCA (issue 6): what the challenge sequences of quotes do to them.
     this.scaHooks.register(QUOTE_SCA_SUBJECT, {
       onChallengeIssued: async (data, challenge) => {
-        await this.authorization.recordChallenge(data.subject.id, data.sequenceId, challenge);
+        await this.commandBus.execute(new RecordQuoteChallenge(data.subject.id, data.sequenceId, challenge));
       },
       onCompleted: async (data) => {
-        await this.authorization.release(data.subject.id, data.sequenceId).catch((error) => {
+        await this.commandBus.execute(new ReleaseQuoteAuthorization(data.subject.id, data.sequenceId)).catch((error) => {
           // A refused hold is the quote's own outcome (PENDING again), not a failure of this step.
           if (!(error instanceof DomainError)) throw error;
         });
       },
-      onFailed: (data) => this.authorization.fail(data.subject.id, data.sequenceId, data.reason),
+      onFailed: (data) => this.commandBus.execute(new FailQuoteAuthorization(data.subject.id, data.sequenceId, data.reason)),
     });
-    this.tasks.register(EXPIRE_QUOTE_TASK, (payload) => this.settlement.expire(payload.subjectId));
-    this.tasks.register(SETTLE_QUOTE_TASK, (payload) => this.settlement.settle(payload.subjectId, Number(payload.step)));
-    this.tasks.register(RESUME_EXECUTION_TASK, async (payload) => {
-      await this.execution.advance(payload.subjectId);
-    });
+    this.tasks.register(EXPIRE_QUOTE_TASK, (payload) => this.commandBus.execute(new ExpireQuote(payload.subjectId)));
+    this.tasks.register(SETTLE_QUOTE_TASK, (payload) => this.commandBus.execute(new SettleQuoteStep(payload.subjectId, Number(payload.step))));
+    this.tasks.register(RESUME_EXECUTION_TASK, (payload) => this.commandBus.execute(new ResumeQuoteExecution(payload.subjectId)));
     // OUTGOING_PAYMENT.<STATUS> with the quote's transaction as GET showed it right after the event.
     this.webhookMappers.register(new QuoteWebhookMapper((event) => readStreamUpTo(this.events, event)));
   }

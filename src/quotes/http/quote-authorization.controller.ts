@@ -1,4 +1,5 @@
 import { Body, Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import type { Request } from 'express';
 import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
 import { DomainError } from '../../infra/domain/domain-error';
@@ -7,7 +8,8 @@ import { parseId } from '../../infra/ids';
 import { ScaAuthorizationDto } from '../../sca';
 import { lockedAsConflict } from '../../sca';
 import { requirePathId } from '../../shared/validation/path-ids';
-import { QuoteAuthorizationService } from '../authorization/quote-authorization.service';
+import { AuthorizeQuote } from '../commands/authorize-quote';
+import { ResendQuoteChallenge } from '../commands/resend-quote-challenge';
 import { QuoteView } from '../queries/quote.view';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
@@ -18,7 +20,7 @@ type PlatformRequest = Request & { platform: AuthenticatedPlatform };
  */
 @Controller('quotes')
 export class QuoteAuthorizationController {
-  constructor(private readonly authorization: QuoteAuthorizationService) {}
+  constructor(private readonly commandBus: CommandBus) {}
 
   @Post(':quoteId/authorize')
   @HttpCode(200)
@@ -28,7 +30,7 @@ export class QuoteAuthorizationController {
     throwIfAny(errors);
     // The contract's ScaAuthorization fields are nullable: null is "not given".
     const proof = { code: value.code ?? undefined, passkeyAssertion: value.passkeyAssertion ?? undefined, origin: value.origin ?? undefined };
-    return this.authorization.authorize(request.platform.platformId, quoteId, proof, value.endUserIpAddress ?? null);
+    return this.commandBus.execute(new AuthorizeQuote(request.platform.platformId, quoteId, proof, value.endUserIpAddress ?? null));
   }
 
   /**
@@ -40,7 +42,7 @@ export class QuoteAuthorizationController {
   async resend(@Req() request: PlatformRequest, @Param('quoteId') quoteId: string): Promise<void> {
     if (!parseId('Quote', quoteId)) throw new DomainError('QUOTE_NOT_FOUND', 'Quote not found');
     try {
-      await this.authorization.resend(request.platform.platformId, quoteId);
+      await this.commandBus.execute(new ResendQuoteChallenge(request.platform.platformId, quoteId));
     } catch (error) {
       // No 423 is declared for resend: the SCA lock is a 409 there.
       throw lockedAsConflict(error);

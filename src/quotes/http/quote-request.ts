@@ -1,41 +1,16 @@
 import { FieldError } from '../../infra/domain/domain-error';
+import type { QuoteRequest } from '../commands/create-quote';
+import { perTransactionFactorError } from '../domain/quote/quote-authorization';
 import { checkBody, hasErrorAt, throwIfAny } from '../../infra/http/validation';
 import { idConstraint, parseId } from '../../infra/ids';
 import { CURRENCY_CODES, isCurrencyCode } from '../../shared/currencies';
 import { WIRE_PAYMENT_RAILS, isWirePaymentRail } from '../pricing/rails';
-import { FundingMethod, checkRealtimeFunding } from '../pricing/realtime-funding';
+import { checkRealtimeFunding } from '../pricing/realtime-funding';
 import { parseUmaAddress } from '../../sandbox';
 import {
   AccountDestinationDto, AccountSourceDto, CreateQuoteDto, DESTINATION_TYPES, FixedFeeDto, PlatformFeeOverrideDto, RealtimeFundingSourceDto,
   SOURCE_TYPES, UmaDestinationDto,
 } from './quotes.dto';
-
-/** A `POST /quotes` body whose every field has the right shape. */
-export interface QuoteRequest {
-  source:
-    | { sourceType: 'ACCOUNT'; accountId: string; customerId: string | null }
-    | { sourceType: 'REALTIME_FUNDING'; currency: string; customerId: string | null; cryptoNetwork: string | null; method: FundingMethod };
-  destination:
-    | { destinationType: 'ACCOUNT'; accountId: string; paymentRail: string | null }
-    | { destinationType: 'UMA_ADDRESS'; umaAddress: string; currency: string | null };
-  lockedCurrencySide: 'SENDING' | 'RECEIVING';
-  lockedCurrencyAmount: number;
-  description: string | null;
-  /** A receiver lookup to reuse (`GET /receiver/...`); none exist yet, so any id fails the quote. */
-  lookupId: string | null;
-  /** Create and execute in one call. */
-  immediatelyExecute: boolean;
-  remittanceInformation: string | null;
-  purposeOfPayment: string | null;
-  /** Replaces the platform's configured fee for this quote (currency checked against the source's at creation). */
-  platformFeeOverride: { fixedFee: number; fixedFeeCurrency: string; variableFeeBps: number } | null;
-  /** Preferred factor for an SCA challenge this call issues (SMS_OTP or PASSKEY); null: SMS_OTP. */
-  scaFactor: string | null;
-  senderCustomerInfo: Record<string, unknown> | null;
-}
-
-/** Per-transaction SCA factors: TOTP cannot carry the dynamic linking a payment challenge needs. */
-export const PER_TRANSACTION_FACTORS = ['SMS_OTP', 'PASSKEY'];
 
 /** Limits of `senderCustomerInfo` (free-form, but stored with the quote): keys, key length, JSON size. */
 const SENDER_INFO_MAX_KEYS = 50;
@@ -59,15 +34,9 @@ export function parseQuoteRequest(body: unknown): QuoteRequest {
   const platformFeeOverride = value.platformFeeOverride === undefined || hasErrorAt(errors, 'platformFeeOverride')
     ? null
     : checkPlatformFeeOverride(value.platformFeeOverride, errors);
-  if (value.scaFactor !== undefined && !hasErrorAt(errors, 'scaFactor') && !PER_TRANSACTION_FACTORS.includes(value.scaFactor)) {
-    errors.push({
-      field: 'scaFactor',
-      constraint: { enum: PER_TRANSACTION_FACTORS },
-      message: value.scaFactor === 'TOTP'
-        ? 'TOTP cannot authorize a transfer (it cannot carry dynamic linking); use SMS_OTP or PASSKEY'
-        : `scaFactor must be one of ${PER_TRANSACTION_FACTORS.join(', ')}`,
-    });
-  }
+  // The factor rule is the domain's; it is listed here with the other fields (one 400 for all).
+  const factorError = value.scaFactor !== undefined && !hasErrorAt(errors, 'scaFactor') ? perTransactionFactorError(value.scaFactor) : null;
+  if (factorError) errors.push(factorError);
   if (value.senderCustomerInfo !== undefined && !hasErrorAt(errors, 'senderCustomerInfo')) checkSenderCustomerInfo(value.senderCustomerInfo, errors);
   throwIfAny(errors);
   return {

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import type { Request } from 'express';
-import { DomainError, ValidationError } from '../../infra/domain/domain-error';
+import { DomainError } from '../../infra/domain/domain-error';
 import { HttpResult, withStatus } from '../../infra/http/http-result';
 import { Page } from '../../infra/http/pagination';
 import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
@@ -11,8 +12,8 @@ import { parseId } from '../../infra/ids';
 import { ApiBody } from '@nestjs/swagger';
 import { lockedAsConflict } from '../../sca';
 import { requirePathId } from '../../shared/validation/path-ids';
-import { QuoteCreationService } from '../creation/quote-creation.service';
-import { QuoteAuthorizationService } from '../authorization/quote-authorization.service';
+import { CreateQuote } from '../commands/create-quote';
+import { ExecuteQuote } from '../commands/execute-quote';
 import { QuoteView } from '../queries/quote.view';
 import { QuotesQuery } from '../queries/quotes.query';
 import { parseQuoteRequest } from './quote-request';
@@ -21,15 +22,12 @@ import { ExecuteQuoteDto } from './quotes.dto';
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
 const STATUSES = ['PENDING', 'PENDING_AUTHORIZATION', 'PROCESSING', 'COMPLETED', 'FAILED', 'EXPIRED'] as const;
-/** Per-transaction SCA factors (SPEC.md "Execute a quote"); TOTP cannot carry dynamic linking. */
-const PER_TRANSACTION_FACTORS = ['SMS_OTP', 'PASSKEY'];
 
 /** `POST /quotes`, `GET /quotes`, `GET /quotes/{quoteId}`, `POST /quotes/{quoteId}/execute`. */
 @Controller('quotes')
 export class QuotesController {
   constructor(
-    private readonly creation: QuoteCreationService,
-    private readonly authorization: QuoteAuthorizationService,
+    private readonly commandBus: CommandBus,
     private readonly query: QuotesQuery,
   ) {}
 
@@ -54,8 +52,8 @@ export class QuotesController {
     },
   })
   async create(@Req() request: PlatformRequest, @Body() body: unknown): Promise<QuoteView | HttpResult<QuoteView>> {
-    const quote = await this.creation.create(request.platform.platformId, parseQuoteRequest(body));
-    // A REALTIME_FUNDING quote of a customer in an SCA region waits for authorization (DECISIONS.md section 3).
+    const quote = await this.commandBus.execute(new CreateQuote(request.platform.platformId, parseQuoteRequest(body)));
+    // A quote waiting for SCA authorization is accepted, not yet created for good (DECISIONS.md section 3).
     return quote.status === 'PENDING_AUTHORIZATION' ? withStatus(202, quote) : quote;
   }
 
@@ -93,10 +91,7 @@ export class QuotesController {
     requirePathId('Quote', 'quoteId', quoteId);
     const scaFactor = parseExecuteBody(body);
     try {
-      return await this.authorization.execute(request.platform.platformId, quoteId, {
-        signatureHeader: request.headers['service-wallet-signature'],
-        scaFactor,
-      });
+      return await this.commandBus.execute(new ExecuteQuote(request.platform.platformId, quoteId, request.headers['service-wallet-signature'], scaFactor));
     } catch (error) {
       // No 423 is declared for execute: the SCA lock is a 409 there.
       throw lockedAsConflict(error);
@@ -105,21 +100,12 @@ export class QuotesController {
 }
 
 /**
- * The optional `{scaFactor}` body. SMS_OTP and PASSKEY are accepted (and ignored outside SCA
- * regions); TOTP is refused because a per-transaction challenge must carry dynamic linking.
+ * The optional `{scaFactor}` body: absent, null or `{}` is no preference. Which factors may
+ * authorize a transfer is ExecuteQuote's rule (TOTP is refused there).
  */
 function parseExecuteBody(body: unknown): string | null {
   if (body === undefined || body === null || (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)) return null;
   const { value, errors } = checkBody(ExecuteQuoteDto, body);
   throwIfAny(errors);
-  if (value.scaFactor === undefined) return null;
-  if (value.scaFactor === 'TOTP') {
-    throw new ValidationError([
-      { field: 'scaFactor', constraint: { enum: PER_TRANSACTION_FACTORS }, message: 'TOTP cannot authorize a transfer (it cannot carry dynamic linking); use SMS_OTP or PASSKEY' },
-    ]);
-  }
-  if (!PER_TRANSACTION_FACTORS.includes(value.scaFactor)) {
-    throw new ValidationError([{ field: 'scaFactor', constraint: { enum: PER_TRANSACTION_FACTORS }, message: `scaFactor must be one of ${PER_TRANSACTION_FACTORS.join(', ')}` }]);
-  }
-  return value.scaFactor;
+  return value.scaFactor ?? null;
 }

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import type { Request } from 'express';
-import { WireTransaction } from '../../accounts';
 import { APP_CONFIG, AppConfig } from '../../infra/config';
 import { DomainError } from '../../infra/domain/domain-error';
 import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
@@ -8,7 +8,7 @@ import { Idempotent } from '../../infra/http/route-metadata';
 import { checkBody, hasErrorAt, throwIfAny } from '../../infra/http/validation';
 import { parseId } from '../../infra/ids';
 import { CURRENCY_CODES, isCurrencyCode } from '../../shared/currencies';
-import { QuoteSettlementService } from '../settlement/quote-settlement.service';
+import { FundRealtimeQuote, WireTransaction } from '../commands/fund-realtime-quote';
 import { SandboxSendDto } from './quotes.dto';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
@@ -22,7 +22,7 @@ type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 @Controller('sandbox')
 export class SandboxSendController {
   constructor(
-    private readonly settlement: QuoteSettlementService,
+    private readonly commandBus: CommandBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -39,10 +39,10 @@ export class SandboxSendController {
       errors.push({ field: 'currencyCode', constraint: { enum: CURRENCY_CODES }, message: `currencyCode must be one of ${CURRENCY_CODES.join(', ')}` });
     }
     throwIfAny(errors);
-    return this.settlement.fundRealtimeQuote(request.platform.platformId, {
+    return this.commandBus.execute(new FundRealtimeQuote(request.platform.platformId, {
       quoteId: value.quoteId,
       currencyCode: value.currencyCode,
       currencyAmount: value.currencyAmount ?? null,
-    });
+    }));
   }
 }

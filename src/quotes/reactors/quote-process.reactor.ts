@@ -1,11 +1,12 @@
+import { CommandBus } from '@nestjs/cqrs';
 import { RecordedEvent } from '../../infra/event-store/event-store.port';
 import { Reactor } from '../../infra/projections/projection';
 import { TaskScheduler } from '../../infra/queue/task-scheduler';
 import { QuoteCompleted, QuoteCreated, QuoteExecutionRejected, QuoteExecutionRequested } from '../domain/quote/quote.events';
 import { ExistingQuote } from '../domain/quote/quote.decider';
-import { QuoteExecutionService } from '../execution/quote-execution.service';
+import { VoidRejectedQuoteHold } from '../commands/void-rejected-quote-hold';
 import { QuoteStore } from '../quote-store';
-import { QuoteSettlementService } from '../settlement/quote-settlement.service';
+import { QuoteSettlementSchedule } from '../settlement/quote-settlement-schedule';
 
 export const EXPIRE_QUOTE_TASK = 'quote.expire';
 export const SETTLE_QUOTE_TASK = 'quote.settle';
@@ -28,9 +29,10 @@ type Settling = Pick<ExistingQuote, 'funding' | 'expiresAt'>;
  * The quote process manager (checkpointed, at least once; every effect is a task with a
  * deterministic job id, or an idempotent ledger step):
  * - `QuoteCreated`: the expiry task at `expiresAt`;
- * - `QuoteExecutionRequested`: the resume task, which finishes an execute whose request died
- *   after recording it (hold, then record the hold or the refusal);
- * - `QuoteExecutionRejected`: void the attempt's hold id (a late hold is refused or given back),
+ * - `QuoteExecutionRequested`: the resume task (ResumeQuoteExecution), which finishes an execute
+ *   whose request died after recording it (hold, then record the hold or the refusal);
+ * - `QuoteExecutionRejected`: void the attempt's hold id (VoidRejectedQuoteHold: a late hold is
+ *   refused or given back),
  *   and check expiry again (the quote is PENDING once more, maybe past `expiresAt`);
  * - `QuoteFundsHeld`, `QuoteFunded`: the first settlement step after its sandbox delay; the
  *   expiry task (a PROCESSING quote never expires) and the resume task are dropped;
@@ -41,8 +43,8 @@ type Settling = Pick<ExistingQuote, 'funding' | 'expiresAt'>;
  */
 export function quoteProcessReactor(
   store: QuoteStore,
-  execution: QuoteExecutionService,
-  settlement: QuoteSettlementService,
+  commandBus: CommandBus,
+  schedule: QuoteSettlementSchedule,
   tasks: TaskScheduler,
 ): Reactor {
   const known = new Map<string, Settling>();
@@ -101,7 +103,7 @@ export function quoteProcessReactor(
           if (!requested.has(`${data.quoteId}:${data.attempt}`)) effects.push(tasks.cancel(RESUME_EXECUTION_TASK, `${data.quoteId}:resume:${data.attempt}`));
           const { state } = await store.load(data.quoteId);
           if (state.status === 'none') break;
-          await execution.voidRejectedHold(state, data.holdId);
+          await commandBus.execute(new VoidRejectedQuoteHold(state, data.holdId));
           scheduled.push(task(EXPIRE_QUOTE_TASK, event, `expire:after-attempt:${data.attempt}`, Date.parse(state.expiresAt) - Date.now()));
           break;
         }
@@ -118,7 +120,7 @@ export function quoteProcessReactor(
           if (event.type === 'QuoteFundsHeld' && !requested.has(`${data.quoteId}:${attempt}`)) {
             effects.push(tasks.cancel(RESUME_EXECUTION_TASK, `${data.quoteId}:resume:${attempt}`));
           }
-          const next = settlement.scheduleFor(quote.funding)[step];
+          const next = schedule.stepsFor(quote.funding)[step];
           if (next) scheduled.push(task(SETTLE_QUOTE_TASK, event, `settle:${step}`, next.delayMs, { step }));
           break;
         }

@@ -1,4 +1,4 @@
-import { DomainError } from '../../../infra/domain/domain-error';
+import { DomainError, FieldError } from '../../../infra/domain/domain-error';
 import { QuoteEvent, QuoteFunding, QuoteScaChallenge, QuoteSource } from './quote.events';
 
 /**
@@ -40,6 +40,21 @@ interface QuoteFacts {
   source: QuoteSource;
   funding: QuoteFunding;
   authorization?: PendingAuthorization;
+}
+
+/** Per-transaction SCA factors (SPEC.md "Execute a quote"): TOTP cannot carry the dynamic linking a payment challenge needs. */
+export const PER_TRANSACTION_FACTORS = ['SMS_OTP', 'PASSKEY'];
+
+/** The field error for a `scaFactor` that cannot authorize a transfer, or null when it can. */
+export function perTransactionFactorError(scaFactor: string): FieldError | null {
+  if (PER_TRANSACTION_FACTORS.includes(scaFactor)) return null;
+  return {
+    field: 'scaFactor',
+    constraint: { enum: PER_TRANSACTION_FACTORS },
+    message: scaFactor === 'TOTP'
+      ? 'TOTP cannot authorize a transfer (it cannot carry dynamic linking); use SMS_OTP or PASSKEY'
+      : `scaFactor must be one of ${PER_TRANSACTION_FACTORS.join(', ')}`,
+  };
 }
 
 /** Execute (or sandbox send) while the challenges are pending: 409 (SPEC.md quote status table). */

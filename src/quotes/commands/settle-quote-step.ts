@@ -1,52 +1,47 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AccountsLedger } from '../../accounts';
-import { WireTransaction, transactionOnWire } from '../../accounts';
-import { APP_CONFIG, AppConfig } from '../../infra/config';
 import { DomainError } from '../../infra/domain/domain-error';
 import { ConcurrencyError } from '../../infra/event-store/event-store.port';
 import { streamNameFor } from '../../infra/ids';
-import { READ_MODEL_WAITER, ReadModelWaiter, awaitOwnWrites } from '../../infra/projections/read-model-waiter';
-import { QuoteScenarioName, TimedSettlementStep, quoteScenarioByName, settlementSchedule } from '../../sandbox';
-import { CompletedQuote, ExistingQuote, ProcessingQuote, QuoteCommand, isExpiredAt, quoteExpiredConflict } from '../domain/quote/quote.decider';
-import { quoteTransactionViewFromEvents } from '../queries/quote-transaction.reducers';
+import { TimedSettlementStep } from '../../sandbox';
+import { CompletedQuote, ProcessingQuote, QuoteCommand } from '../domain/quote/quote.decider';
 import { QuoteStore } from '../quote-store';
+import { QuoteSettlementSchedule } from '../settlement/quote-settlement-schedule';
+import { NotDueYetError } from './expire-quote';
 
 const MAX_STEP_ATTEMPTS = 20;
 
-/** A task that fired before its time: BullMQ retries it (with backoff) rather than losing it. */
-export class NotDueYetError extends Error {}
+/**
+ * Settlement step `step` of a PROCESSING (or, for a return, COMPLETED) quote: the task the
+ * quote-process reactor schedules after the step's sandbox delay (SETTLE_QUOTE_TASK).
+ */
+export class SettleQuoteStep extends Command<void> {
+  constructor(
+    readonly quoteId: string,
+    readonly step: number,
+  ) {
+    super();
+  }
+}
 
 /**
- * What happens after a quote is executed or funded, and when it is not: the sandbox settlement
- * steps (quote-scenarios.ts) with their ledger movements, scheduled expiry, and the sandbox
- * payment of a REALTIME_FUNDING quote. A step that only settles or releases the source account's
- * hold commits the movement and the quote event together (see `settleAtomically`); otherwise a
- * step moves money first (idempotent by hold or movement id), then records the quote event at the
- * revision it read, and a crash in between repeats the movement as a no-op.
+ * The sandbox settlement steps (quote-scenarios.ts) with their ledger movements. A step that only
+ * settles or releases the source account's hold commits the movement and the quote event together
+ * (see `settleAtomically`); otherwise a step moves money first (idempotent by hold or movement
+ * id), then records the quote event at the revision it read, and a crash in between repeats the
+ * movement as a no-op. A ledger step and the quote's event are a process across two streams, so
+ * the round loop stays here; every append goes through QuoteStore (or the ledger's atomic step
+ * with the quote's events decided by QuoteStore).
  */
-@Injectable()
-export class QuoteSettlementService {
+@CommandHandler(SettleQuoteStep)
+export class SettleQuoteStepHandler implements ICommandHandler<SettleQuoteStep, void> {
   constructor(
     private readonly store: QuoteStore,
     private readonly ledger: AccountsLedger,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(READ_MODEL_WAITER) private readonly waiter: ReadModelWaiter,
+    private readonly schedule: QuoteSettlementSchedule,
   ) {}
 
-  /** The quote's settlement steps with the configured sandbox delays. */
-  scheduleFor(funding: ExistingQuote['funding']): TimedSettlementStep[] {
-    return settlementSchedule(quoteScenarioByName(funding.scenario as QuoteScenarioName, funding.scenarioSuffix), this.config.sandbox);
-  }
-
-  /** The expiry task: a PENDING quote past `expiresAt` becomes EXPIRED; anything else is left alone. */
-  async expire(quoteId: string): Promise<void> {
-    const now = new Date().toISOString();
-    const { state } = await this.store.handle(null, quoteId, { type: 'Expire', now }, await this.store.loadRecent(quoteId));
-    if (state.status === 'PENDING' && !isExpiredAt(state, now)) throw new NotDueYetError(`Quote ${quoteId} expires at ${state.expiresAt}`);
-  }
-
-  /** Settlement step `step` of a PROCESSING (or, for a return, COMPLETED) quote. */
-  async settle(quoteId: string, step: number): Promise<void> {
+  async execute({ quoteId, step }: SettleQuoteStep): Promise<void> {
     for (let round = 1; round <= MAX_STEP_ATTEMPTS; round++) {
       // What this process remembers of the quote first (it usually recorded the funds held
       // itself); anything but the expected step is checked against the stream.
@@ -59,7 +54,7 @@ export class QuoteSettlementService {
         if (state.stepsApplied > step) return;
         throw new NotDueYetError(`Quote ${quoteId} is at settlement step ${state.stepsApplied}, not ${step}`);
       }
-      const planned = this.scheduleFor(state.funding)[step];
+      const planned = this.schedule.stepsFor(state.funding)[step];
       if (!planned) return;
       const atomic = await this.settleAtomically(state, revision, step, planned);
       if (atomic === 'settled') return;
@@ -73,25 +68,6 @@ export class QuoteSettlementService {
       }
     }
     throw new DomainError('CONFLICT', `Settlement step ${step} of ${quoteId} kept conflicting; it will be retried`);
-  }
-
-  /**
-   * `POST /sandbox/send`: the payer funds a REALTIME_FUNDING quote (PENDING -> PROCESSING). Answers
-   * the quote's transaction as this request left it.
-   */
-  async fundRealtimeQuote(platformId: string, input: { quoteId: string; currencyCode: string; currencyAmount: number | null }): Promise<WireTransaction> {
-    const { state, events, recorded } = await this.store
-      .handle(platformId, input.quoteId, { type: 'RecordFunding', currencyCode: input.currencyCode, amount: input.currencyAmount, now: new Date().toISOString() })
-      .catch((error: unknown) => {
-        throw unfundable(error);
-      });
-    if (state.status === 'EXPIRED') {
-      await awaitOwnWrites(this.waiter);
-      throw unfundable(quoteExpiredConflict(state));
-    }
-    const view = quoteTransactionViewFromEvents([...recorded, ...events] as Array<{ type: string; data: Record<string, unknown> }>);
-    if (!view) throw new DomainError('TRANSACTION_NOT_FOUND', 'Transaction not found');
-    return transactionOnWire(view, platformId);
   }
 
   /**
@@ -181,19 +157,6 @@ export class QuoteSettlementService {
         return;
     }
   }
-}
-
-/**
- * `POST /sandbox/send` declares no 409: a quote that can no longer be funded (expired, already
- * funded, waiting for SCA) is a bad `quoteId`, 400 INVALID_INPUT, with the same `reason` and
- * `status` details execute gives with its 409.
- */
-function unfundable(error: unknown): unknown {
-  if (!(error instanceof DomainError) || (error.code !== 'CONFLICT' && error.code !== 'INVALID_STATE_TRANSITION')) return error;
-  return new DomainError('INVALID_INPUT', error.message, {
-    ...error.details,
-    errors: [{ field: 'quoteId', constraint: {}, message: error.message }],
-  });
 }
 
 function settlementCommand(step: number, planned: TimedSettlementStep, now: string): QuoteCommand {
