@@ -75,7 +75,8 @@ export function sequenceIdOfFirstChallenge(challengeId: string): string {
  * `plan` decides the first challenge (checking session, lock and factor), the caller records its
  * own state, then `open` records the sequence (idempotent, so a reactor can repeat it);
  * `authorize` checks a proof against the live challenge and counts wrong ones; `resend` sends an
- * SMS code again; `expire` (the task at expiresAt) fails a challenge left unsatisfied.
+ * SMS code again. These are ports the serving contexts call inside their own command handlers;
+ * the expiry task is this context's ExpireScaChallenge command.
  */
 @Injectable()
 export class ScaChallenges {
@@ -197,15 +198,6 @@ export class ScaChallenges {
       }
       throw error;
     }
-  }
-
-  /** The task at a challenge's expiresAt; throws (to run again) when it fired early. */
-  async expire(sequenceId: string, challengeId: string): Promise<void> {
-    const { state } = await this.commands.load(SCA_SEQUENCE_STREAM, sequenceStreamFor(sequenceId));
-    if (state.status !== 'OPEN' || state.current.challengeId !== challengeId) return;
-    const now = new Date().toISOString();
-    if (!isChallengeExpired(state.current, now)) throw new Error(`Challenge ${challengeId} is not due before ${state.current.expiresAt}`);
-    await this.commands.handle(SCA_SEQUENCE_STREAM, sequenceStreamFor(sequenceId), { type: 'ExpireChallenge', challengeId, now });
   }
 
   private async recordExpiry(sequence: ExistingSequence, now: string): Promise<DomainError> {

@@ -1,14 +1,20 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import type { Request } from 'express';
 import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
 import { DomainError } from '../../infra/domain/domain-error';
 import { parseId } from '../../infra/ids';
 import { FieldError } from '../../infra/domain/domain-error';
 import { checkBody, hasErrorAt, throwIfAny } from '../../infra/http/validation';
-import { ConfirmedFactor, PasskeyEnrollment, ScaFactorList, ScaFactorsService } from '../sca-factors.service';
+import { CompleteScaLogin, ScaSessionView } from '../commands/complete-sca-login';
+import { ConfirmPasskeyEnrollment, ConfirmedFactor } from '../commands/confirm-passkey-enrollment';
+import { ConfirmTotpEnrollment, TotpEnrollmentConfirmation } from '../commands/confirm-totp-enrollment';
+import { RemoveScaFactor } from '../commands/remove-sca-factor';
+import { PasskeyEnrollment, StartPasskeyEnrollment } from '../commands/start-passkey-enrollment';
+import { LoginStart, StartScaLogin } from '../commands/start-sca-login';
+import { StartTotpEnrollment, TotpEnrollmentStart } from '../commands/start-totp-enrollment';
 import { lockedAsConflict, scaFactorNotFound } from '../domain/sca.errors';
-import { LoginStart, ScaLoginService, ScaSessionView } from '../sca-login.service';
-import { ScaTotp, TotpEnrollmentConfirmation, TotpEnrollmentStart } from '../sca-totp.service';
+import { ScaFactorList, ScaFactorsService } from '../sca-factors.service';
 import { ConfirmEnrollmentDto, LoginCompleteDto, LoginStartDto, StartEnrollmentDto, checkIdField, customerIdOf } from './sca.dto';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
@@ -20,9 +26,8 @@ type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 @Controller('sca')
 export class ScaController {
   constructor(
+    private readonly commandBus: CommandBus,
     private readonly factors: ScaFactorsService,
-    private readonly login: ScaLoginService,
-    private readonly totp: ScaTotp,
   ) {}
 
   /**
@@ -47,8 +52,8 @@ export class ScaController {
     throwIfAny(errors);
     const { platformId } = request.platform;
     const nickname = value.nickname ?? null;
-    if (value.type === 'TOTP') return rethrowLockAsConflict(this.totp.startEnrollment(platformId, customerId!, nickname));
-    return rethrowLockAsConflict(this.factors.startEnrollment(platformId, customerId!, nickname));
+    if (value.type === 'TOTP') return rethrowLockAsConflict(this.commandBus.execute(new StartTotpEnrollment(platformId, customerId!, nickname)));
+    return rethrowLockAsConflict(this.commandBus.execute(new StartPasskeyEnrollment(platformId, customerId!, nickname)));
   }
 
   @Post('factors/confirm')
@@ -65,7 +70,7 @@ export class ScaController {
       requireFields(errors, value, { secret: 'secret is required: the secret POST /sca/factors answered', code: 'code is required: the code the authenticator app shows' });
       refuseFields(errors, value, ['factorId', 'credential', 'passkeyAttestation', 'origin'], 'is only for PASSKEY confirmations');
       throwIfAny(errors);
-      return this.totp.confirmEnrollment(request.platform.platformId, { customerId: customerId!, secret: value.secret!, code: value.code! });
+      return this.commandBus.execute(new ConfirmTotpEnrollment(request.platform.platformId, { customerId: customerId!, secret: value.secret!, code: value.code! }));
     }
     refuseFields(errors, value, ['secret', 'code'], 'is only for TOTP confirmations');
     requireFields(errors, value, { origin: 'origin is required: the origin the attestation ran against' });
@@ -78,12 +83,14 @@ export class ScaController {
       errors.push({ field: 'credential', constraint: {}, message: 'credential is required: the attestation navigator.credentials.create() returned' });
     }
     throwIfAny(errors);
-    return this.factors.confirmEnrollment(request.platform.platformId, {
-      factorId: value.factorId ?? null,
-      customerId,
-      attestation: value.credential ?? value.passkeyAttestation,
-      origin: value.origin!,
-    });
+    return this.commandBus.execute(
+      new ConfirmPasskeyEnrollment(request.platform.platformId, {
+        factorId: value.factorId ?? null,
+        customerId,
+        attestation: value.credential ?? value.passkeyAttestation,
+        origin: value.origin!,
+      }),
+    );
   }
 
   /**
@@ -96,7 +103,7 @@ export class ScaController {
   async removeFactor(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>, @Param('factorId') factorId: string): Promise<void> {
     if (factorId.startsWith('ScaFactor:') && !parseId('ScaFactor', factorId)) throw scaFactorNotFound();
     const customerId = query.customerId === undefined && factorId.startsWith('ScaFactor:') ? null : namedCustomer(query.customerId);
-    await this.factors.remove(request.platform.platformId, factorId, customerId);
+    await this.commandBus.execute(new RemoveScaFactor(request.platform.platformId, factorId, customerId));
   }
 
   @Post('login/start')
@@ -105,7 +112,7 @@ export class ScaController {
     const { value, errors } = checkBody(LoginStartDto, body);
     const customerId = customerIdOf(errors, query.customerId, value.customerId);
     throwIfAny(errors);
-    return rethrowLockAsConflict(this.login.start(request.platform.platformId, customerId!, value.factor));
+    return rethrowLockAsConflict(this.commandBus.execute(new StartScaLogin(request.platform.platformId, customerId!, value.factor)));
   }
 
   @Post('login/complete')
@@ -114,13 +121,15 @@ export class ScaController {
     const { value, errors } = checkBody(LoginCompleteDto, body);
     const customerId = customerIdOf(errors, query.customerId, value.customerId);
     throwIfAny(errors);
-    return this.login.complete(request.platform.platformId, {
-      customerId: customerId!,
-      factor: value.factor,
-      challengeId: value.challengeId ?? null,
-      proof: { code: value.code ?? undefined, passkeyAssertion: value.passkeyAssertion ?? undefined, origin: value.origin ?? undefined },
-      endUserIpAddress: value.endUserIpAddress,
-    });
+    return this.commandBus.execute(
+      new CompleteScaLogin(request.platform.platformId, {
+        customerId: customerId!,
+        factor: value.factor,
+        challengeId: value.challengeId ?? null,
+        proof: { code: value.code ?? undefined, passkeyAssertion: value.passkeyAssertion ?? undefined, origin: value.origin ?? undefined },
+        endUserIpAddress: value.endUserIpAddress,
+      }),
+    );
   }
 }
 

@@ -1,3 +1,5 @@
+import { LoginFactor } from '../domain/sca-factor';
+
 /** An SCA factor as `GET /sca/factors` lists it (only passkeys are enrolled; SMS_OTP needs none). */
 export interface ScaFactorView {
   id: string;
@@ -27,4 +29,18 @@ export function pendingFactorView(data: { factorId: string; customerId: string; 
 
 export function activeFactorView(pending: ScaFactorView, data: { credentialId: string; enrolledAt: string }): ScaFactorView {
   return { ...pending, status: 'ACTIVE', credentialId: data.credentialId, updatedAt: data.enrolledAt };
+}
+
+/**
+ * A factor as the contract's ScaFactorView lists it: SMS_OTP is implicit, TOTP has no
+ * per-credential id, a passkey is named by its WebAuthn id.
+ */
+export interface EnrolledFactor {
+  factor: LoginFactor;
+  credentialId?: string;
+  name?: string;
+}
+
+export function enrolledPasskey(credentialId: string, nickname: string | null): EnrolledFactor {
+  return nickname === null ? { factor: 'PASSKEY', credentialId } : { factor: 'PASSKEY', credentialId, name: nickname };
 }

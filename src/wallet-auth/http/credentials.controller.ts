@@ -1,24 +1,25 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiBody, ApiQuery } from '@nestjs/swagger';
 import { HttpResult } from '../../infra/http/http-result';
 import { requirePathId } from '../../shared/validation/path-ids';
 import { WalletAuthQuery } from '../queries/wallet-auth.query';
 import { CredentialView } from '../queries/wallet-auth.views';
-import { CredentialRegistration } from '../services/credential-registration';
-import { CredentialRemoval } from '../services/credential-removal';
+import { IssueCredentialChallenge } from '../commands/issue-credential-challenge';
+import { RegisterCredential } from '../commands/register-credential';
+import { RemoveCredential } from '../commands/remove-credential';
+import { VerifyCredential } from '../commands/verify-credential';
 import { WalletAccounts } from '../services/wallet-accounts';
-import { WalletLogins } from '../services/wallet-logins';
+import { parseCreateCredentialBody } from './credential-body';
 import { PlatformRequest, requireAccountIdQuery, signedCallHeaders } from './wallet-request';
-import { ApiBody, ApiQuery } from '@nestjs/swagger';
 
 /** Embedded-wallet credentials and their login flows (SPEC.md "Embedded wallet authentication operations"). */
 @Controller('auth/credentials')
 export class CredentialsController {
   constructor(
+    private readonly commandBus: CommandBus,
     private readonly query: WalletAuthQuery,
     private readonly accounts: WalletAccounts,
-    private readonly registration: CredentialRegistration,
-    private readonly removal: CredentialRemoval,
-    private readonly logins: WalletLogins,
   ) {}
 
   @Get()
@@ -32,7 +33,8 @@ export class CredentialsController {
   @Post()
   @ApiBody({ schema: { oneOf: [{ $ref: '#/components/schemas/CreateEmailOtpCredentialDto' }, { $ref: '#/components/schemas/CreateSmsOtpCredentialDto' }, { $ref: '#/components/schemas/CreatePasskeyCredentialDto' }, { $ref: '#/components/schemas/CreateOauthCredentialDto' }] } })
   async create(@Req() request: PlatformRequest, @Body() body: unknown): Promise<HttpResult<unknown>> {
-    return this.registration.register(request.platform.platformId, body, signedCallHeaders(request));
+    const parsed = parseCreateCredentialBody(body);
+    return this.commandBus.execute(new RegisterCredential(request.platform.platformId, parsed, body, signedCallHeaders(request)));
   }
 
   @Post(':credentialId/challenge')
@@ -40,19 +42,19 @@ export class CredentialsController {
   @HttpCode(200)
   async challenge(@Req() request: PlatformRequest, @Param('credentialId') credentialId: string, @Body() body: unknown): Promise<HttpResult<unknown>> {
     requirePathId('AuthMethod', 'credentialId', credentialId);
-    return this.logins.challenge(request.platform.platformId, credentialId, body);
+    return this.commandBus.execute(new IssueCredentialChallenge(request.platform.platformId, credentialId, body));
   }
 
   @Post(':credentialId/verify')
   @ApiBody({ schema: { oneOf: [{ $ref: '#/components/schemas/OtpVerifyDto' }, { $ref: '#/components/schemas/PasskeyVerifyDto' }, { $ref: '#/components/schemas/OauthVerifyDto' }] } })
   async verify(@Req() request: PlatformRequest, @Param('credentialId') credentialId: string, @Body() body: unknown): Promise<HttpResult<unknown>> {
     requirePathId('AuthMethod', 'credentialId', credentialId);
-    return this.logins.verify(request.platform.platformId, credentialId, body, signedCallHeaders(request));
+    return this.commandBus.execute(new VerifyCredential(request.platform.platformId, credentialId, body, signedCallHeaders(request)));
   }
 
   @Delete(':credentialId')
   async remove(@Req() request: PlatformRequest, @Param('credentialId') credentialId: string): Promise<HttpResult<unknown>> {
     requirePathId('AuthMethod', 'credentialId', credentialId);
-    return this.removal.remove(request.platform.platformId, credentialId, signedCallHeaders(request));
+    return this.commandBus.execute(new RemoveCredential(request.platform.platformId, credentialId, signedCallHeaders(request)));
   }
 }

@@ -10,7 +10,7 @@ import { CredentialDetails } from '../domain/wallet/wallet.events';
 import { WalletAuthQuery } from '../queries/wallet-auth.query';
 import { SessionView, sessionView } from '../queries/wallet-auth.views';
 import { SESSION_LIFETIME_MS } from '../wallet-auth.constants';
-import { walletSignatureError } from '../domain/wallet-auth.errors';
+import { sessionNotFound, walletSignatureError } from '../domain/wallet-auth.errors';
 import { WalletAuthStore } from './wallet-auth.store';
 import { WalletClock } from './wallet-clock';
 
@@ -73,6 +73,20 @@ export class WalletSessions {
       throw walletSignatureError('WALLET_SIGNATURE_INVALID', 'A session is refreshed with its own session key');
     }
     throw walletSignatureError('WALLET_SIGNATURE_INVALID', walletSignatureKeyNotAuthorised().reason);
+  }
+
+  /**
+   * The session, if this platform's and live (of a credential the wallet still has); `missing`
+   * builds the refusal otherwise. A session not known to the read model is 404.
+   */
+  async requireLive(platformId: string, sessionId: string, now: Date, missing: () => Error): Promise<SessionRecord> {
+    const location = await this.query.findSession(platformId, sessionId);
+    if (!location) throw sessionNotFound();
+    const state = await this.store.loadSession(sessionId);
+    if (!isSessionActive(state, now.getTime()) || state.session.platformId !== platformId) throw missing();
+    const wallet = await this.store.loadWallet(state.session.accountId);
+    if (!wallet.credentials[state.session.credentialId]) throw missing();
+    return state.session;
   }
 
   /**

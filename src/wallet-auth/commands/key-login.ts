@@ -9,11 +9,11 @@ import { CredentialDetails } from '../domain/wallet/wallet.events';
 import { CredentialView } from '../queries/wallet-auth.views';
 import { CREATE_SESSION_ACTIVITY_TYPE, SESSION_LIFETIME_MS } from '../wallet-auth.constants';
 import { credentialSetChangedError, walletSignatureError, walletUnauthorized } from '../domain/wallet-auth.errors';
-import { SignedCallHeaders, SignedRequests } from './signed-requests';
-import { WalletAccounts } from './wallet-accounts';
-import { WalletAuthStore } from './wallet-auth.store';
-import { IssuedSession, WalletSessions } from './wallet-sessions';
-import { WalletClock } from './wallet-clock';
+import { SignedCallHeaders, SignedRequests } from '../services/signed-requests';
+import { WalletAccounts } from '../services/wallet-accounts';
+import { WalletAuthStore } from '../services/wallet-auth.store';
+import { IssuedSession, WalletSessions } from '../services/wallet-sessions';
+import { WalletClock } from '../services/wallet-clock';
 
 interface KeyCredential {
   platformId: string;
@@ -23,7 +23,8 @@ interface KeyCredential {
 }
 
 /**
- * PASSKEY and OAUTH logins, each one call that answers a Session (SPEC.md "Authentication" 5).
+ * PASSKEY and OAUTH logins, each one call that answers a Session (SPEC.md "Authentication" 5): the
+ * steps of the IssueCredentialChallenge and VerifyCredential commands for those credentials.
  * The session key is the client's own (compressed clientPublicKey) or, in the legacy flow
  * (uncompressed), a fresh key sealed to it as `encryptedSessionSigningKey`.
  */

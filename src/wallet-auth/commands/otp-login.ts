@@ -11,12 +11,12 @@ import { CredentialDetails, OtpCredentialType } from '../domain/wallet/wallet.ev
 import { CredentialView } from '../queries/wallet-auth.views';
 import { OTP_CHALLENGE_LIFETIME_MS, vaultIds } from '../wallet-auth.constants';
 import { walletSignatureError, walletUnauthorized } from '../domain/wallet-auth.errors';
-import { OtpCodes } from './otp-codes';
-import { SignedCall, SignedRequests } from './signed-requests';
-import { WalletAccounts } from './wallet-accounts';
-import { WalletAuthStore } from './wallet-auth.store';
-import { IssuedSession, WalletSessions } from './wallet-sessions';
-import { WalletClock } from './wallet-clock';
+import { OtpCodes } from '../services/otp-codes';
+import { SignedCall, SignedRequests } from '../services/signed-requests';
+import { WalletAccounts } from '../services/wallet-accounts';
+import { WalletAuthStore } from '../services/wallet-auth.store';
+import { IssuedSession, WalletSessions } from '../services/wallet-sessions';
+import { WalletClock } from '../services/wallet-clock';
 
 interface OtpCredential {
   platformId: string;
@@ -26,7 +26,8 @@ interface OtpCredential {
 }
 
 /**
- * EMAIL_OTP / SMS_OTP login (SPEC.md "Authentication" 4): a fresh target key per challenge
+ * EMAIL_OTP / SMS_OTP login (SPEC.md "Authentication" 4), the steps of the IssueCredentialChallenge
+ * and VerifyCredential commands for OTP credentials: a fresh target key per challenge
  * (sealed, single use), the HPKE-encrypted code checked on verify leg 1, which answers an ES256
  * verification token bound to the client's TEK, and the retry stamped by that TEK opens a
  * session whose key is the TEK.

@@ -1,22 +1,33 @@
-import { Injectable } from '@nestjs/common';
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { HttpResult, withStatus } from '../../infra/http/http-result';
 import { WALLET_ACTIVITY_TYPES } from '../../shared/wallet-payloads';
 import { credentialCount } from '../domain/wallet/wallet.decider';
 import { WalletAuthQuery } from '../queries/wallet-auth.query';
 import { credentialNotFound, lastCredentialError } from '../domain/wallet-auth.errors';
-import { SignedCallHeaders, SignedRequests, readSignedCall } from './signed-requests';
-import { WalletAccounts } from './wallet-accounts';
-import { WalletAuthStore } from './wallet-auth.store';
-import { WalletSessions } from './wallet-sessions';
-import { WalletClock } from './wallet-clock';
+import { SignedCallHeaders, SignedRequests, readSignedCall } from '../services/signed-requests';
+import { WalletAccounts } from '../services/wallet-accounts';
+import { WalletAuthStore } from '../services/wallet-auth.store';
+import { WalletSessions } from '../services/wallet-sessions';
+import { WalletClock } from '../services/wallet-clock';
+
+/** `DELETE /auth/credentials/{id}`: 202 with a payload to sign, then 204. */
+export class RemoveCredential extends Command<HttpResult<unknown>> {
+  constructor(
+    readonly platformId: string,
+    readonly credentialId: string,
+    readonly headers: SignedCallHeaders,
+  ) {
+    super();
+  }
+}
 
 /**
- * `DELETE /auth/credentials/{id}`: 202 with a payload to sign, then the retry signed by a live
+ * The first call answers 202 with a payload to sign, then the retry signed by a live
  * session of ANOTHER credential of the wallet removes it (204). The last credential stays (400
  * INVALID_INPUT, reason LAST_CREDENTIAL), on both calls. Its sessions end with it.
  */
-@Injectable()
-export class CredentialRemoval {
+@CommandHandler(RemoveCredential)
+export class RemoveCredentialHandler implements ICommandHandler<RemoveCredential, HttpResult<unknown>> {
   constructor(
     private readonly clock: WalletClock,
     private readonly store: WalletAuthStore,
@@ -26,7 +37,7 @@ export class CredentialRemoval {
     private readonly sessions: WalletSessions,
   ) {}
 
-  async remove(platformId: string, credentialId: string, headers: SignedCallHeaders): Promise<HttpResult<unknown>> {
+  async execute({ platformId, credentialId, headers }: RemoveCredential): Promise<HttpResult<unknown>> {
     const location = await this.query.findCredential(platformId, credentialId);
     if (!location) throw credentialNotFound();
     const call = readSignedCall(headers);

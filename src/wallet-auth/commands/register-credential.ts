@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { sha256Hex } from '../../infra/crypto/encoding';
 import { verifyPasskeyRegistration } from '../../infra/crypto/webauthn';
 import { DomainError, ValidationError } from '../../infra/domain/domain-error';
@@ -8,25 +8,39 @@ import { WALLET_ACTIVITY_TYPES } from '../../shared/wallet-payloads';
 import { checkOidcTokenForRegistration } from '../crypto/oidc-token';
 import { assertRegistrable, credentialCount } from '../domain/wallet/wallet.decider';
 import { CredentialDetails } from '../domain/wallet/wallet.events';
-import { CreateCredentialBody, parseCreateCredentialBody } from '../http/credential-body';
 import { WalletAuthQuery } from '../queries/wallet-auth.query';
 import { CredentialView, credentialView } from '../queries/wallet-auth.views';
 import { emailUsedByAnotherWallet, missingContact, walletUnauthorized } from '../domain/wallet-auth.errors';
-import { InitialCredentials } from './initial-credentials';
-import { SignedCallHeaders, SignedRequests, bodyHash, readSignedCall } from './signed-requests';
-import { WalletAccounts } from './wallet-accounts';
-import { WalletAuthStore } from './wallet-auth.store';
-import { WalletSessions } from './wallet-sessions';
-import { WalletClock } from './wallet-clock';
+import { InitialCredentials } from '../services/initial-credentials';
+import { SignedCallHeaders, SignedRequests, bodyHash, readSignedCall } from '../services/signed-requests';
+import { WalletAccounts } from '../services/wallet-accounts';
+import { WalletAuthStore } from '../services/wallet-auth.store';
+import { WalletSessions } from '../services/wallet-sessions';
+import { WalletClock } from '../services/wallet-clock';
+import type { CreateCredentialBody } from '../http/credential-body';
+
+/** `POST /auth/credentials`: 201 with the credential, or 202 with a payload to sign. */
+export class RegisterCredential extends Command<HttpResult<unknown>> {
+  constructor(
+    readonly platformId: string,
+    /** The body as parsed (its variant by `type`). */
+    readonly body: CreateCredentialBody,
+    /** The body as received: the signed retry must repeat it exactly. */
+    readonly rawBody: unknown,
+    readonly headers: SignedCallHeaders,
+  ) {
+    super();
+  }
+}
 
 /**
- * `POST /auth/credentials`. A wallet without credentials registers its first one directly (201);
- * a wallet that has one answers 202 with a payload to sign, and the signed retry (a live session
- * of the wallet) registers it (201). Every check runs on both calls, and the decider repeats the
+ * A wallet without credentials registers its first one directly (201); a wallet that has one
+ * answers 202 with a payload to sign, and the signed retry (a live session of the wallet)
+ * registers it (201). Every check runs on both calls, and the decider repeats the
  * uniqueness rules against the credential set of the moment.
  */
-@Injectable()
-export class CredentialRegistration {
+@CommandHandler(RegisterCredential)
+export class RegisterCredentialHandler implements ICommandHandler<RegisterCredential, HttpResult<unknown>> {
   constructor(
     private readonly clock: WalletClock,
     private readonly store: WalletAuthStore,
@@ -37,8 +51,7 @@ export class CredentialRegistration {
     private readonly initialCredentials: InitialCredentials,
   ) {}
 
-  async register(platformId: string, rawBody: unknown, headers: SignedCallHeaders): Promise<HttpResult<unknown>> {
-    const body = parseCreateCredentialBody(rawBody);
+  async execute({ platformId, body, rawBody, headers }: RegisterCredential): Promise<HttpResult<unknown>> {
     const call = readSignedCall(headers);
     const accountId = body.accountId;
     const account = await this.accounts.requireWallet(platformId, accountId);
