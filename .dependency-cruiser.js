@@ -46,6 +46,14 @@ module.exports = {
       to: { path: [`^src/${CONTEXTS}/`, '^projections/', '^src/[^/]+\\.ts$'] },
     },
     {
+      name: 'controllers-only-dispatch',
+      severity: 'error',
+      comment:
+        'No controller decides: an HTTP controller turns the request into a command for the CommandBus (or reads a query); the command handler and the decider hold the rules.',
+      from: { path: '^src/[^/]+/http/' },
+      to: { path: ['^src/infra/commands/', '\\.decider\\.ts$', '^src/infra/event-store/'] },
+    },
+    {
       name: 'contexts-do-not-import-the-app',
       severity: 'error',
       comment: 'Only main.ts and the app factory compose the application.',
