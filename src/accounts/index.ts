@@ -6,7 +6,6 @@ export { AccountsModule } from './accounts.module';
 export { EXTERNAL_ACCOUNT_TYPES, currenciesFor, railsFor } from './domain/external-account/account-identifiers';
 export type { ExternalAccountType } from './domain/external-account/account-identifiers';
 export { externalAccountDecider } from './domain/external-account/external-account.decider';
-export type { ExternalAccountState } from './domain/external-account/external-account.decider';
 export { EXTERNAL_ACCOUNT_EVENT_TYPES } from './domain/external-account/external-account.events';
 export type { ExternalAccountEvent } from './domain/external-account/external-account.events';
 export { INTERNAL_ACCOUNT_EVENT_TYPES } from './domain/internal-account/internal-account.events';

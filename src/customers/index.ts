@@ -7,7 +7,6 @@ export { CustomersHttpModule } from './customers-http.module';
 export { CUSTOMER_STREAM } from './streams';
 export { CustomersModule } from './customers.module';
 export { customerDecider } from './domain/customer/customer.decider';
-export type { CustomerState } from './domain/customer/customer.decider';
 export { CUSTOMER_EVENT_TYPES } from './domain/customer/customer.events';
 export type { CustomerEvent } from './domain/customer/customer.events';
 export type { BeneficialOwner, CustomerProfile, CustomerType, DocumentRecord, KybStatus, KycStatus } from './domain/customer/customer.events';

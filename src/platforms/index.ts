@@ -2,8 +2,6 @@
  * The platforms context's public entry: what other contexts, the read models and the app module may
  * use. Anything not exported here is internal to the context (test/architecture checks it).
  */
-export { RegisterPlatform } from './commands/register-platform';
-export type { CreatedPlatform, PlatformRegistration } from './commands/register-platform';
 export { DEFAULT_SANDBOX_CONFIG } from './domain/platform/platform.decider';
 export type { EmbeddedWalletConfig, PlatformConfig } from './domain/platform/platform.events';
 export { PlatformsModule } from './platforms.module';

@@ -2,11 +2,9 @@
  * The quotes context's public entry: what other contexts, the read models and the app module may
  * use. Anything not exported here is internal to the context (test/architecture checks it).
  */
-export { quoteDecider } from './domain/quote/quote.decider';
 export type { QuoteEvent, QuoteScaChallenge, QuoteTerms } from './domain/quote/quote.events';
 export { ExchangeRatesModule } from './exchange-rates.module';
 export { QUOTE_TRANSACTION_REDUCERS } from './queries/quote-transaction.reducers';
-export { quoteView } from './queries/quote.view';
 export { quoteTermsView } from './queries/quote.view';
 export type { QuoteView } from './queries/quote.view';
 export { QuotesModule } from './quotes.module';
