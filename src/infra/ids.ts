@@ -20,6 +20,7 @@ export const ID_PREFIXES = [
   'Platform',
   'ScaFactor',
   'WebhookDelivery',
+  'LookupRequest',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

@@ -21,6 +21,7 @@ import { ExecuteQuoteHandler } from './commands/execute-quote';
 import { ExpireQuote, ExpireQuoteHandler } from './commands/expire-quote';
 import { FailQuoteAuthorization, FailQuoteAuthorizationHandler } from './commands/fail-quote-authorization';
 import { FundRealtimeQuoteHandler } from './commands/fund-realtime-quote';
+import { LookUpReceiverHandler } from './commands/look-up-receiver';
 import { OpenQuoteChallengesHandler } from './commands/open-quote-challenges';
 import { QuoteExecutionSteps } from './commands/quote-execution-steps';
 import { QUOTE_SCA_SUBJECT, QuoteSca } from './commands/quote-sca';
@@ -30,11 +31,13 @@ import { ResendQuoteChallengeHandler } from './commands/resend-quote-challenge';
 import { ResumeQuoteExecution, ResumeQuoteExecutionHandler } from './commands/resume-quote-execution';
 import { SettleQuoteStep, SettleQuoteStepHandler } from './commands/settle-quote-step';
 import { VoidRejectedQuoteHoldHandler } from './commands/void-rejected-quote-hold';
+import { QuoteLookup } from './creation/quote-lookup';
 import { QuoteParties } from './creation/quote-parties';
 import { ExchangeRatesModule } from './exchange-rates.module';
 import { QUOTE_EXECUTION_SIGNATURE_VERIFIER } from './execution/quote-execution-signature';
 import { QuoteAuthorizationController } from './http/quote-authorization.controller';
 import { QuotesController } from './http/quotes.controller';
+import { ReceiverLookupsController } from './http/receiver-lookups.controller';
 import { SandboxSendController } from './http/sandbox-send.controller';
 import { QuotesQuery } from './queries/quotes.query';
 import { QuoteStore } from './quote-store';
@@ -46,7 +49,7 @@ import { QuoteSettlementSchedule } from './settlement/quote-settlement-schedule'
  * Quotes and their execution (issue 4): creation priced on a locked rate snapshot, execute with
  * its ledger hold, expiry, sandbox settlement, `POST /sandbox/send` for REALTIME_FUNDING quotes,
  * the outgoing transaction behind each quote (in the `transactions` read model) and its
- * OUTGOING_PAYMENT.* webhooks. Every state change is a command in `commands/`, sent through the
+ * OUTGOING_PAYMENT.* webhooks; the receiver lookups a quote may name (issue 23). Every state change is a command in `commands/`, sent through the
  * CommandBus by the controllers, the tasks, the reactors and the SCA hooks.
  *
  * QUOTE_EXECUTION_SIGNATURE_VERIFIER checks `Service-Wallet-Signature` for EMBEDDED_WALLET
@@ -55,7 +58,7 @@ import { QuoteSettlementSchedule } from './settlement/quote-settlement-schedule'
  */
 @Module({
   imports: [AccountsModule, CustomersModule, PlatformsModule, ExchangeRatesModule, WebhooksModule, WalletAuthModule, ScaModule],
-  controllers: [QuotesController, QuoteAuthorizationController, SandboxSendController],
+  controllers: [QuotesController, QuoteAuthorizationController, SandboxSendController, ReceiverLookupsController],
   providers: [
     CreateQuoteHandler,
     ExecuteQuoteHandler,
@@ -70,8 +73,10 @@ import { QuoteSettlementSchedule } from './settlement/quote-settlement-schedule'
     ExpireQuoteHandler,
     SettleQuoteStepHandler,
     FundRealtimeQuoteHandler,
+    LookUpReceiverHandler,
     QuoteStore,
     QuoteParties,
+    QuoteLookup,
     QuoteSca,
     QuoteExecutionSteps,
     QuoteSettlementSchedule,

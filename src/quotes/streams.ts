@@ -1,4 +1,5 @@
 import { streamType } from '../infra/commands/stream-type';
+import { lookupDecider } from './domain/lookup/lookup.decider';
 import { quoteDecider } from './domain/quote/quote.decider';
 
 /**
@@ -15,4 +16,10 @@ export const QUOTE_STREAM = streamType({
   conflictMessage: 'The quote was changed concurrently; retry the request',
   cacheSize: 20_000,
   fullReads: true,
+});
+
+/** Receiver lookups: written once, read by the quotes that name them (the defaults suit them). */
+export const LOOKUP_STREAM = streamType({
+  name: 'receiver lookup',
+  decider: lookupDecider,
 });

@@ -8,6 +8,7 @@ import { newId } from '../../infra/ids';
 import { PlatformConfigQuery } from '../../platforms';
 import { counterpartyInformation } from '../creation/counterparty-information';
 import { quoteCreationRefusal, unusableCustomer } from '../creation/quote-creation-refusals';
+import { QuoteLookup } from '../creation/quote-lookup';
 import { QuoteParties } from '../creation/quote-parties';
 import { QuoteRequest } from '../creation/quote-request';
 import { assertWithinLimits, inOrder, paymentInstructionsFor, platformFeeOverrideFor } from '../creation/quote-terms';
@@ -36,8 +37,9 @@ export class CreateQuote extends Command<QuoteView> {
 /**
  * Resolves the source, the customer and the destination, prices the quote on the current rate
  * snapshot (which it then locks), and records `QuoteCreated` with everything settlement needs.
- * Errors, in order: 404 for unknown accounts and customers, 403/410 for a customer who may not
- * transact, 400 for every other refusal (rails, currencies, amounts, funds). `immediatelyExecute`
+ * Errors, in order: a named receiver lookup that is unknown, expired or for another destination
+ * (400 LOOKUP_REQUEST_FAILED), 404 for unknown accounts and customers, 403/410 for a customer who
+ * may not transact, 400 for every other refusal (rails, currencies, amounts, funds). `immediatelyExecute`
  * then sends ExecuteQuote for the new quote (an SCA customer's quote is PENDING_AUTHORIZATION with
  * its challenge, as execute would leave it). Refusals are answered with the statuses the
  * operation declares (quoteCreationRefusal).
@@ -49,6 +51,7 @@ export class CreateQuoteHandler implements ICommandHandler<CreateQuote, QuoteVie
     private readonly store: QuoteStore,
     private readonly sca: QuoteSca,
     private readonly parties: QuoteParties,
+    private readonly lookup: QuoteLookup,
     private readonly ledger: AccountsLedger,
     private readonly customers: CustomersQuery,
     private readonly platformConfig: PlatformConfigQuery,
@@ -58,12 +61,8 @@ export class CreateQuoteHandler implements ICommandHandler<CreateQuote, QuoteVie
 
   async execute({ platformId, request }: CreateQuote): Promise<QuoteView> {
     try {
-      // No receiver lookups are kept yet (`GET /receiver/...`): every lookup id is unknown.
-      if (request.lookupId !== null) {
-        throw new DomainError('LOOKUP_REQUEST_FAILED', `Lookup request ${request.lookupId} was not found; quote without lookupId or with a current lookup`, {
-          lookupId: request.lookupId,
-        });
-      }
+      // A named receiver lookup must still hold for this destination (nothing is read without one).
+      if (request.lookupId !== null) await this.lookup.assertUsable(platformId, request.lookupId, request.destination, new Date().toISOString());
       const created = await this.createQuote(platformId, request);
       if (!request.immediatelyExecute || created.source.sourceType !== 'ACCOUNT') return created;
       return await this.commandBus.execute(new ExecuteQuote(platformId, created.id, undefined, request.scaFactor)).catch((error: unknown) => {

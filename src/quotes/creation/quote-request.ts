@@ -11,7 +11,7 @@ export interface QuoteRequest {
   lockedCurrencySide: 'SENDING' | 'RECEIVING';
   lockedCurrencyAmount: number;
   description: string | null;
-  /** A receiver lookup to reuse (`GET /receiver/...`); none exist yet, so any id fails the quote. */
+  /** A receiver lookup (`GET /receiver/...`) the quote must match: same platform and destination, not expired. */
   lookupId: string | null;
   /** Create and execute in one call. */
   immediatelyExecute: boolean;

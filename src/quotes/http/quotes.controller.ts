@@ -40,7 +40,6 @@ export class QuotesController {
       accountToExternalAccount: {
         summary: 'USD from a customer account to a euro bank account, sending amount locked',
         value: {
-          lookupId: 'rent-2025-11',
           source: { sourceType: 'ACCOUNT', accountId: 'InternalAccount:019a2a17-5758-7f90-b3a2-0c6d8e1f4b57' },
           destination: { destinationType: 'ACCOUNT', accountId: 'ExternalAccount:019a2a1c-0f3b-7e44-9a61-d27c5b80e3f9', paymentRail: 'SEPA_INSTANT' },
           lockedCurrencySide: 'SENDING',

@@ -86,7 +86,7 @@ describe('quotes: request fields of the contract', () => {
     ]);
   });
 
-  it('lookupId: no receiver lookup is kept, so any id is 400 LOOKUP_REQUEST_FAILED (the operation declares no 404)', async () => {
+  it('lookupId: an id no lookup recorded is 400 LOOKUP_REQUEST_FAILED (the operation declares no 404)', async () => {
     const lookupId = 'LookupRequest:0195f0a0-0000-7000-8000-000000000009';
     const response = await api().post('/quotes').send(accountQuoteBody(owner.usd.id, external.id, 2_000, { lookupId })).expect(400);
     expect(response.body).toEqual({
