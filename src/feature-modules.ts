@@ -2,6 +2,7 @@ import { Type } from '@nestjs/common';
 import { AccountsModule } from './accounts';
 import { CardsModule } from './cards';
 import { CustomersHttpModule } from './customers';
+import { DirectoriesModule } from './directories';
 import { ExchangeRatesModule } from './quotes';
 import { QuotesModule } from './quotes';
 import { WalletAuthModule } from './wallet-auth';
@@ -22,4 +23,5 @@ export const FEATURE_MODULES: Type<unknown>[] = [
   QuotesModule,
   WalletAuthModule,
   ScaModule,
+  DirectoriesModule,
 ];

@@ -3,7 +3,7 @@
  * use. Anything not exported here is internal to the context (test/architecture checks it).
  */
 export { AccountsModule } from './accounts.module';
-export { EXTERNAL_ACCOUNT_TYPES, currenciesFor, railsFor } from './domain/external-account/account-identifiers';
+export { EXTERNAL_ACCOUNT_TYPES, checkIdentifiers, currenciesFor, railsFor } from './domain/external-account/account-identifiers';
 export type { ExternalAccountType } from './domain/external-account/account-identifiers';
 export { externalAccountDecider } from './domain/external-account/external-account.decider';
 export { EXTERNAL_ACCOUNT_EVENT_TYPES } from './domain/external-account/external-account.events';

@@ -8,3 +8,11 @@ export { QUOTE_TRANSACTION_REDUCERS } from './queries/quote-transaction.reducers
 export { quoteTermsView } from './queries/quote.view';
 export type { QuoteView } from './queries/quote.view';
 export { QuotesModule } from './quotes.module';
+// The directories context: withdrawal fees and corridors priced by the quotes' own pricing.
+export { counterpartyFixedFeeFor } from './pricing/fee-schedule';
+export { isPricedCurrency } from './pricing/payout-currencies';
+export { priceQuote } from './pricing/price';
+export { CRYPTO_NETWORKS, RAILS_BY_ACCOUNT_TYPE, supportedRails } from './pricing/rails';
+export type { CryptoNetwork } from './pricing/rails';
+export { rateSnapshotAt } from './pricing/rate-table';
+export { sendingBounds } from './pricing/sending-bounds';
