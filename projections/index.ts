@@ -2,6 +2,7 @@ import { Projection } from '../src/infra/projections/projection';
 import { cardsProjection } from './cards/cards.projection';
 import { customersProjection } from './customers/customers.projection';
 import { externalAccountsProjection } from './external-accounts/external-accounts.projection';
+import { invitationsProjection } from './invitations/invitations.projection';
 import { internalAccountsProjection } from './internal-accounts/internal-accounts.projection';
 import { platformConfigProjection } from './platform-config/platform-config.projection';
 import { quotesProjection } from './quotes/quotes.projection';
@@ -23,4 +24,5 @@ export const ALL_PROJECTIONS: Projection[] = [
   quotesProjection,
   walletAuthProjection,
   scaFactorsProjection,
+  invitationsProjection,
 ];

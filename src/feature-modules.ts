@@ -3,6 +3,7 @@ import { AccountsModule } from './accounts';
 import { CardsModule } from './cards';
 import { CustomersHttpModule } from './customers';
 import { DirectoriesModule } from './directories';
+import { InvitationsModule } from './invitations';
 import { ExchangeRatesModule } from './quotes';
 import { QuotesModule } from './quotes';
 import { WalletAuthModule } from './wallet-auth';
@@ -24,4 +25,5 @@ export const FEATURE_MODULES: Type<unknown>[] = [
   WalletAuthModule,
   ScaModule,
   DirectoriesModule,
+  InvitationsModule,
 ];

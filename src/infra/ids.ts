@@ -21,6 +21,7 @@ export const ID_PREFIXES = [
   'ScaFactor',
   'WebhookDelivery',
   'LookupRequest',
+  'Invitation',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
