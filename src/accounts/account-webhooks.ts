@@ -21,6 +21,8 @@ const PAYMENT_WEBHOOK_TYPES: Record<string, string> = {
   TransferOutFundsHeld: 'OUTGOING_PAYMENT.PENDING',
   TransferOutCompleted: 'OUTGOING_PAYMENT.COMPLETED',
   TransferOutFailed: 'OUTGOING_PAYMENT.FAILED',
+  // The reference has no cancelled status: a cancelled transfer is FAILED, refunded (USER_CANCELLATION).
+  TransferOutCancelled: 'OUTGOING_PAYMENT.FAILED',
 };
 
 export const ACCOUNT_WEBHOOK_EVENT_TYPES = [...BALANCE_EVENT_TYPES, ...Object.keys(PAYMENT_WEBHOOK_TYPES)];

@@ -17,6 +17,9 @@ import { WebhooksModule } from '../webhooks';
 import { AccountWebhookMapper } from './account-webhooks';
 import { AdvanceTransferOutHandler } from './commands/advance-transfer-out';
 import { ApproveTransactionHandler } from './commands/approve-transaction';
+import { CancelTransactionHandler } from './commands/cancel-transaction';
+import { CancelTransferOutHandler } from './commands/cancel-transfer-out';
+import { ConfirmReceiptDeliveryHandler } from './commands/confirm-receipt-delivery';
 import { ConfirmTrustChangeHandler } from './commands/confirm-trust-change';
 import { CreateExternalAccountHandler } from './commands/create-external-account';
 import { DeleteExternalAccountHandler } from './commands/delete-external-account';
@@ -73,6 +76,9 @@ import { SETTLE_TRANSFER_TASK, transferProcessReactor } from './reactors/transfe
     FundInternalAccountHandler,
     RecordSandboxFundingHandler,
     ApproveTransactionHandler,
+    CancelTransactionHandler,
+    CancelTransferOutHandler,
+    ConfirmReceiptDeliveryHandler,
     OpenCustomerAccountsHandler,
     OpenPlatformAccountsHandler,
     TransferPartiesResolver,

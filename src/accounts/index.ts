@@ -10,6 +10,9 @@ export { EXTERNAL_ACCOUNT_EVENT_TYPES } from './domain/external-account/external
 export type { ExternalAccountEvent } from './domain/external-account/external-account.events';
 export { INTERNAL_ACCOUNT_EVENT_TYPES } from './domain/internal-account/internal-account.events';
 export type { InternalAccountEvent } from './domain/internal-account/internal-account.events';
+export { CancelQuotePayment, ConfirmQuotePaymentReceipt } from './commands/quote-payment-ports';
+export { isCancellableRail } from './domain/transaction/cancellable-rails';
+export { USER_CANCELLATION } from './domain/transaction/transaction.events';
 export type { TransferParties } from './domain/transaction/transaction.events';
 export { AccountsLedger } from './ledger/accounts-ledger';
 export type { LedgerAccountSnapshot } from './ledger/accounts-ledger';

@@ -16,6 +16,8 @@ import { WebhooksModule } from '../webhooks';
 import { readStreamUpTo } from '../webhooks';
 import { quoteAuthorizationReactor } from './authorization/quote-authorization.reactor';
 import { AuthorizeQuoteHandler } from './commands/authorize-quote';
+import { CancelQuotePaymentHandler } from './commands/cancel-quote-payment';
+import { ConfirmQuotePaymentReceiptHandler } from './commands/confirm-quote-payment-receipt';
 import { CreateQuoteHandler } from './commands/create-quote';
 import { ExecuteQuoteHandler } from './commands/execute-quote';
 import { ExpireQuote, ExpireQuoteHandler } from './commands/expire-quote';
@@ -74,6 +76,9 @@ import { QuoteSettlementSchedule } from './settlement/quote-settlement-schedule'
     SettleQuoteStepHandler,
     FundRealtimeQuoteHandler,
     LookUpReceiverHandler,
+    // The accounts context's ports for `POST /transactions/{id}/cancel` and `/confirm` on a quote's payment.
+    CancelQuotePaymentHandler,
+    ConfirmQuotePaymentReceiptHandler,
     QuoteStore,
     QuoteParties,
     QuoteLookup,

@@ -22,7 +22,8 @@ export class SettleTransfer extends Command<void> {
  * By the sandbox scenario of the counterparty: a transfer-out's hold leaves the account
  * (completed) or returns to it (failed, a refund); a transfer-in is credited (completed) or not
  * (failed). Runs at least once: every round re-reads the transaction and stops once it is no
- * longer PENDING; the ledger steps are idempotent.
+ * longer PENDING (a cancelled transfer is not); the ledger steps are idempotent, and the ledger
+ * refuses to settle a hold a cancellation released.
  */
 @CommandHandler(SettleTransfer)
 export class SettleTransferHandler implements ICommandHandler<SettleTransfer, void> {
@@ -38,17 +39,23 @@ export class SettleTransferHandler implements ICommandHandler<SettleTransfer, vo
       const { state } = loaded;
       if (state.status !== 'PENDING') return;
       const command = state.kind === 'TRANSFER_OUT' ? await this.settleOut(transactionId, state) : await this.settleIn(transactionId, state);
-      await appendTransferStep(this.commands, stream, loaded, command);
+      // null: a cancellation took the hold back first; the next round reads it recorded.
+      if (command) await appendTransferStep(this.commands, stream, loaded, command);
     }
     throw new DomainError('CONFLICT', 'The transfer was changed concurrently; the settlement will be retried');
   }
 
-  private async settleOut(transactionId: string, state: PendingTransfer): Promise<TransactionCommand> {
+  private async settleOut(transactionId: string, state: PendingTransfer): Promise<TransactionCommand | null> {
     const scenario = transferScenario(state.counterpartySuffix);
     const now = new Date().toISOString();
     const hold = { platformId: state.platformId, accountId: state.sourceAccountId, holdId: state.holdId ?? transactionId };
     if (scenario.outcome === 'COMPLETED') {
-      await this.ledger.settleHold(hold);
+      try {
+        await this.ledger.settleHold(hold);
+      } catch (error) {
+        if (error instanceof DomainError && error.code === 'INVALID_STATE_TRANSITION') return null;
+        throw error;
+      }
       return { type: 'CompleteTransfer', now };
     }
     const failureReason = scenario.failureReason ?? 'BANK_REJECTED';

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsBoolean, IsDefined, IsEmail, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { IsBoolean, IsDefined, IsEmail, IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { MAX_AMOUNT_MINOR } from '../../shared/currencies';
 import { AddressDto } from '../../shared/validation/address.dto';
 import { E164_PHONE, IsCalendarDate, IsCountryCode, Optional } from '../../shared/validation/common-validators';
@@ -119,4 +119,14 @@ export class FundDto {
 /** `POST /transactions/{id}/approve`: an optional body with the receiver's data the platform adds. */
 export class ApproveTransactionDto {
   @IsOptional() @IsObject() receiverCustomerInfo?: Record<string, unknown>;
+}
+
+/** `POST /transactions/{id}/cancel`: an optional body; `reason` is the platform's own note (kept on the event). */
+export class CancelTransactionDto {
+  @Optional() @IsString() @MaxLength(256) reason?: string;
+}
+
+/** `POST /transactions/{id}/confirm`: an optional body; the confirmation time defaults to now. */
+export class ConfirmReceiptDeliveryDto {
+  @Optional() @IsISO8601({ strict: true, strictSeparator: true }) receiptDeliveryConfirmedAt?: string;
 }

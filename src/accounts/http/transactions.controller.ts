@@ -8,8 +8,10 @@ import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
 import { QueryReader } from '../../infra/http/query-params';
 import { requirePathId } from '../../shared/validation/path-ids';
 import { ApproveTransaction } from '../commands/approve-transaction';
+import { CancelTransaction } from '../commands/cancel-transaction';
+import { ConfirmReceiptDelivery } from '../commands/confirm-receipt-delivery';
 import { WireTransaction } from '../queries/transaction-wire';
-import { ApproveTransactionDto } from './accounts.dto';
+import { ApproveTransactionDto, CancelTransactionDto, ConfirmReceiptDeliveryDto } from './accounts.dto';
 import { TransactionFilters, TransactionsQuery } from '../queries/transactions.query';
 import { parseId } from '../../infra/ids';
 
@@ -23,7 +25,8 @@ const ACCOUNT_ID = /^(InternalAccount|ExternalAccount):[0-9a-f-]{36}$/;
 
 /**
  * `GET /transactions` (filters, newest first unless `sortOrder=asc`), `GET /transactions/{id}`,
- * and `POST /transactions/{id}/approve` (platform approval of an agent-initiated transaction).
+ * `POST /transactions/{id}/approve` (platform approval of an agent-initiated transaction),
+ * `/cancel` (a bank transfer before it settles) and `/confirm` (receipt delivery).
  */
 @Controller('transactions')
 export class TransactionsController {
@@ -90,9 +93,34 @@ export class TransactionsController {
   @HttpCode(200)
   async approve(@Req() request: PlatformRequest, @Param('transactionId') transactionId: string, @Body() body: unknown): Promise<WireTransaction> {
     requirePathId('Transaction', 'transactionId', transactionId);
-    if (body !== undefined && body !== null && !(typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)) {
-      throwIfAny(checkBody(ApproveTransactionDto, body).errors);
-    }
+    optionalBody(ApproveTransactionDto, body);
     return this.commandBus.execute(new ApproveTransaction(request.platform.platformId, transactionId));
   }
+
+  /** The body (CancelTransactionRequest) is optional; its `reason` is kept with the cancellation. */
+  @Post(':transactionId/cancel')
+  @HttpCode(200)
+  async cancel(@Req() request: PlatformRequest, @Param('transactionId') transactionId: string, @Body() body: unknown): Promise<WireTransaction> {
+    requirePathId('Transaction', 'transactionId', transactionId);
+    const { reason } = optionalBody(CancelTransactionDto, body);
+    return this.commandBus.execute(new CancelTransaction(request.platform.platformId, transactionId, reason ?? null));
+  }
+
+  /** The body (ConfirmReceiptDeliveryRequest) is optional: without a time, the confirmation is now. */
+  @Post(':transactionId/confirm')
+  @HttpCode(200)
+  async confirm(@Req() request: PlatformRequest, @Param('transactionId') transactionId: string, @Body() body: unknown): Promise<WireTransaction> {
+    requirePathId('Transaction', 'transactionId', transactionId);
+    const { receiptDeliveryConfirmedAt } = optionalBody(ConfirmReceiptDeliveryDto, body);
+    const at = receiptDeliveryConfirmedAt === undefined ? new Date().toISOString() : new Date(receiptDeliveryConfirmedAt).toISOString();
+    return this.commandBus.execute(new ConfirmReceiptDelivery(request.platform.platformId, transactionId, at));
+  }
+}
+
+/** An optional request body: absent, null or `{}` is an empty one; anything else must fit `dto`. */
+function optionalBody<T extends object>(dto: new () => T, body: unknown): T {
+  if (body === undefined || body === null || (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)) return new dto();
+  const { value, errors } = checkBody(dto, body);
+  throwIfAny(errors);
+  return value;
 }

@@ -67,6 +67,8 @@ export interface TransactionView {
   /** The code that travels with the payment (a transfer-out's `remittanceInformation`). */
   reconciliationInstructions?: { reference: string };
   purposeOfPayment?: string;
+  /** When the platform delivered the receipt (`POST /transactions/{id}/confirm`), the latest confirmation. */
+  receiptDeliveryConfirmedAt?: string;
 }
 
 /**

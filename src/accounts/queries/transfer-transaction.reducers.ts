@@ -56,6 +56,15 @@ export const TRANSFER_TRANSACTION_REDUCERS: Record<string, TransactionViewReduce
     const data = event.data as Data<'TransferOutFailed'>;
     return update(current, { status: 'FAILED', failureReason: data.failureReason, refund: data.refund, updatedAt: data.failedAt });
   },
+  // A cancellation is a failure the platform asked for: the refund says so (USER_CANCELLATION).
+  TransferOutCancelled: (current, event) => {
+    const data = event.data as Data<'TransferOutCancelled'>;
+    return update(current, { status: 'FAILED', failureReason: data.refund.reason, refund: data.refund, updatedAt: data.cancelledAt });
+  },
+  TransferReceiptConfirmed: (current, event) => {
+    const data = event.data as Data<'TransferReceiptConfirmed'>;
+    return update(current, { receiptDeliveryConfirmedAt: data.receiptDeliveryConfirmedAt, updatedAt: data.confirmedAt });
+  },
   TransferInRequested: (_current, event) => {
     const data = event.data as Data<'TransferInRequested'>;
     return { view: base(data, 'IN', data.requestedAt), visible: true };

@@ -59,7 +59,14 @@ export class SettleQuoteStepHandler implements ICommandHandler<SettleQuoteStep, 
       const atomic = await this.settleAtomically(state, revision, step, planned);
       if (atomic === 'settled') return;
       if (atomic === 'conflict') continue;
-      await this.moveFunds(state, planned);
+      try {
+        await this.moveFunds(state, planned);
+      } catch (error) {
+        // A cancellation took the hold back first (POST /transactions/{id}/cancel): read the quote as it recorded it.
+        if (!(error instanceof DomainError) || error.code !== 'INVALID_STATE_TRANSITION') throw error;
+        this.store.forget(quoteId);
+        continue;
+      }
       try {
         await this.store.append(state, revision, settlementCommand(step, planned, new Date().toISOString()));
         return;

@@ -100,6 +100,10 @@ export const QUOTE_TRANSACTION_REDUCERS: Record<string, TransactionViewReducer> 
       : null;
     return update(current, { status: 'FAILED', failureReason: failureReasonOf(data.failureReason), refund, updatedAt: data.failedAt });
   },
+  QuoteReceiptConfirmed: (current, event) => {
+    const data = event.data as Data<'QuoteReceiptConfirmed'>;
+    return update(current, { receiptDeliveryConfirmedAt: data.receiptDeliveryConfirmedAt, updatedAt: data.confirmedAt });
+  },
 };
 
 /** A stored failure reason under the contract's name (older quotes stored two of their own). */

@@ -68,6 +68,39 @@ describe('transfer transaction decider', () => {
     ]);
   });
 
+  it('cancels a PENDING transfer-out on a cancellable bank rail once, refunded (USER_CANCELLATION)', () => {
+    const refund = { reference: 'Transaction:t:refund', initiatedAt: NOW, settledAt: NOW, status: 'COMPLETED' as const, reason: 'USER_CANCELLATION' };
+    const cancelled: TransactionEvent = { type: 'TransferOutCancelled', data: { ...ref, reason: 'REQUESTED_AFTER_HOURS', refund, cancelledAt: NOW } };
+    spec.given([requested, held]).when({ type: 'CancelTransfer', reason: 'REQUESTED_AFTER_HOURS', now: NOW }).then([cancelled]);
+    const done = spec.given([requested, held, cancelled]);
+    expect(done.state.status).toBe('CANCELLED');
+    done.when({ type: 'CancelTransfer', reason: null, now: NOW }).then([]);
+    // The settlement finds nothing to settle; a late hold record changes nothing.
+    done.when({ type: 'CompleteTransfer', now: NOW }).thenError('INVALID_STATE_TRANSITION');
+    done.when({ type: 'RecordFundsHeld', holdId: 'Transaction:t', now: NOW }).then([]);
+  });
+
+  it('refuses to cancel a settled transfer, one not yet held, an instant rail and a transfer-in: TRANSACTION_NOT_CANCELLABLE', () => {
+    const completed: TransactionEvent = { type: 'TransferOutCompleted', data: { ...ref, completedAt: NOW } };
+    const cancel = { type: 'CancelTransfer' as const, reason: null, now: NOW };
+    spec.given([requested, held, completed]).when(cancel).thenError('TRANSACTION_NOT_CANCELLABLE');
+    spec.given([requested]).when(cancel).thenError('TRANSACTION_NOT_CANCELLABLE');
+    const rtp: TransactionEvent = { type: 'TransferOutRequested', data: { ...parties, paymentRail: 'RTP', requestedAt: NOW } };
+    spec.given([rtp, held]).when(cancel).thenError('TRANSACTION_NOT_CANCELLABLE');
+    spec.given([{ type: 'TransferInRequested', data: { ...parties, requestedAt: NOW } }]).when(cancel).thenError('TRANSACTION_NOT_CANCELLABLE');
+    spec.given([]).when(cancel).thenError('INVALID_STATE_TRANSITION');
+  });
+
+  it('confirms the receipt in any status, again with the new time', () => {
+    const confirm = (at: string) => ({ type: 'ConfirmReceipt' as const, receiptDeliveryConfirmedAt: at, now: NOW });
+    const confirmed = (at: string): TransactionEvent => ({ type: 'TransferReceiptConfirmed', data: { ...ref, receiptDeliveryConfirmedAt: at, confirmedAt: NOW } });
+    spec.given([requested, held]).when(confirm('2025-10-13T11:00:00.000Z')).then([confirmed('2025-10-13T11:00:00.000Z')]);
+    const again = spec.given([requested, held, confirmed('2025-10-13T11:00:00.000Z')]);
+    again.when(confirm('2025-10-13T11:30:00.000Z')).then([confirmed('2025-10-13T11:30:00.000Z')]);
+    expect(again.state.status).toBe('PENDING');
+    spec.given([]).when(confirm(NOW)).thenError('INVALID_STATE_TRANSITION');
+  });
+
   it('records sandbox funding once, completed', () => {
     const command: TransactionCommand = {
       type: 'RecordSandboxFunding', transactionId: 'Transaction:t', platformId: 'Platform:p', customerId: null, platformCustomerId: null,

@@ -1,9 +1,10 @@
 import { Decider } from '../../../infra/domain/decider';
 import { DomainError } from '../../../infra/domain/domain-error';
-import { Refund, TransactionEvent, TransferParties } from './transaction.events';
+import { isCancellableRail } from './cancellable-rails';
+import { Refund, TransactionEvent, TransferParties, USER_CANCELLATION } from './transaction.events';
 
 export type TransferKind = 'TRANSFER_OUT' | 'TRANSFER_IN' | 'SANDBOX_FUNDING';
-export type TransferStatus = 'REQUESTED' | 'PENDING' | 'REJECTED' | 'COMPLETED' | 'FAILED';
+export type TransferStatus = 'REQUESTED' | 'PENDING' | 'REJECTED' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
 
 export type TransactionState =
   | { status: 'none' }
@@ -16,6 +17,8 @@ export type TransactionCommand =
   | { type: 'RequestTransferIn'; parties: TransferParties; now: string }
   | { type: 'CompleteTransfer'; now: string }
   | { type: 'FailTransfer'; failureReason: string; refund: Refund | null; now: string }
+  | { type: 'CancelTransfer'; reason: string | null; now: string }
+  | { type: 'ConfirmReceipt'; receiptDeliveryConfirmedAt: string; now: string }
   | {
       type: 'RecordSandboxFunding';
       transactionId: string;
@@ -33,8 +36,29 @@ function invalid(state: TransactionState, action: string): DomainError {
 }
 
 /**
+ * Only a transfer-out on a cancellable bank rail (cancellable-rails.ts) whose funds are held and
+ * that has not settled can be cancelled; a repeated cancel changes nothing.
+ */
+function decideCancel(state: TransactionState, command: { reason: string | null; now: string }): TransactionEvent[] {
+  if (state.status === 'none') throw invalid(state, 'cancel');
+  if (state.status === 'CANCELLED') return [];
+  if (state.kind !== 'TRANSFER_OUT' || !isCancellableRail(state.paymentRail)) {
+    throw new DomainError('TRANSACTION_NOT_CANCELLABLE', 'Only a pending bank transfer out (ACH, wire, SEPA, ...) can be cancelled', {
+      reason: 'NOT_A_CANCELLABLE_BANK_TRANSFER',
+      paymentRail: state.paymentRail,
+    });
+  }
+  if (state.status !== 'PENDING') {
+    throw new DomainError('TRANSACTION_NOT_CANCELLABLE', 'The transfer is past the point where it can be cancelled', { reason: 'NOT_PENDING', status: state.status });
+  }
+  const refund: Refund = { reference: `${state.transactionId}:refund`, initiatedAt: command.now, settledAt: command.now, status: 'COMPLETED', reason: USER_CANCELLATION };
+  return [{ type: 'TransferOutCancelled', data: { transactionId: state.transactionId, platformId: state.platformId, reason: command.reason, refund, cancelledAt: command.now } }];
+}
+
+/**
  * A same-currency transfer. Transfer-out: REQUESTED -> (funds held) PENDING -> COMPLETED or
- * FAILED (refunded), or REQUESTED -> REJECTED when the hold is refused. Transfer-in: PENDING ->
+ * FAILED (refunded), PENDING -> CANCELLED (`POST /transactions/{id}/cancel` on a cancellable bank
+ * rail, refunded), or REQUESTED -> REJECTED when the hold is refused. Transfer-in: PENDING ->
  * COMPLETED (credited) or FAILED. Sandbox funding is COMPLETED from its first event. Repeating a
  * step already taken is a no-op, so process-manager retries are safe.
  */
@@ -70,7 +94,7 @@ export const transactionDecider: Decider<TransactionCommand, TransactionState, T
         ];
 
       case 'RecordFundsHeld':
-        if (state.status === 'PENDING' || state.status === 'COMPLETED' || state.status === 'FAILED') return [];
+        if (state.status === 'PENDING' || state.status === 'COMPLETED' || state.status === 'FAILED' || state.status === 'CANCELLED') return [];
         if (state.status !== 'REQUESTED') throw invalid(state, 'hold funds for');
         return [{ type: 'TransferOutFundsHeld', data: { transactionId: state.transactionId, platformId: state.platformId, holdId: command.holdId, heldAt: command.now } }];
 
@@ -98,6 +122,18 @@ export const transactionDecider: Decider<TransactionCommand, TransactionState, T
         }
         return [{ type: 'TransferInFailed', data: { ...ref, failureReason: command.failureReason, failedAt: command.now } }];
       }
+
+      case 'CancelTransfer':
+        return decideCancel(state, command);
+
+      case 'ConfirmReceipt':
+        if (state.status === 'none') throw invalid(state, 'confirm the receipt of');
+        return [
+          {
+            type: 'TransferReceiptConfirmed',
+            data: { transactionId: state.transactionId, platformId: state.platformId, receiptDeliveryConfirmedAt: command.receiptDeliveryConfirmedAt, confirmedAt: command.now },
+          },
+        ];
     }
   },
 
@@ -137,6 +173,10 @@ export const transactionDecider: Decider<TransactionCommand, TransactionState, T
       case 'TransferOutFailed':
       case 'TransferInFailed':
         return state.status === 'none' ? state : { ...state, status: 'FAILED' };
+      case 'TransferOutCancelled':
+        return state.status === 'none' ? state : { ...state, status: 'CANCELLED' };
+      case 'TransferReceiptConfirmed':
+        return state;
     }
   },
 };

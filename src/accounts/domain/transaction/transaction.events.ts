@@ -38,6 +38,9 @@ export type Refund = {
   reason: string;
 };
 
+/** Why a cancelled payment is refunded (the reference's Refund.reason). */
+export const USER_CANCELLATION = 'USER_CANCELLATION';
+
 /** Recorded before any money moves; visible (PENDING) once the funds are held. */
 export type TransferOutRequested = { type: 'TransferOutRequested'; data: TransferParties & { requestedAt: string } };
 export type TransferOutFundsHeld = { type: 'TransferOutFundsHeld'; data: Ref & { holdId: string; heldAt: string } };
@@ -45,10 +48,21 @@ export type TransferOutFundsHeld = { type: 'TransferOutFundsHeld'; data: Ref & {
 export type TransferOutRejected = { type: 'TransferOutRejected'; data: Ref & { reason: string; rejectedAt: string } };
 export type TransferOutCompleted = { type: 'TransferOutCompleted'; data: Ref & { completedAt: string } };
 export type TransferOutFailed = { type: 'TransferOutFailed'; data: Ref & { failureReason: string; refund: Refund; failedAt: string } };
+/**
+ * `POST /transactions/{id}/cancel` before settlement: the hold went back to the account in the
+ * same commit (a refund with reason USER_CANCELLATION). `reason` is the platform's own, if given.
+ */
+export type TransferOutCancelled = { type: 'TransferOutCancelled'; data: Ref & { reason: string | null; refund: Refund; cancelledAt: string } };
 
 export type TransferInRequested = { type: 'TransferInRequested'; data: TransferParties & { requestedAt: string } };
 export type TransferInCompleted = { type: 'TransferInCompleted'; data: Ref & { completedAt: string } };
 export type TransferInFailed = { type: 'TransferInFailed'; data: Ref & { failureReason: string; failedAt: string } };
+
+/**
+ * `POST /transactions/{id}/confirm`: the platform delivered the receipt at `receiptDeliveryConfirmedAt`
+ * (recorded at `confirmedAt`); a later confirmation replaces it.
+ */
+export type TransferReceiptConfirmed = { type: 'TransferReceiptConfirmed'; data: Ref & { receiptDeliveryConfirmedAt: string; confirmedAt: string } };
 
 /** `POST /sandbox/internal-accounts/{id}/fund`: an incoming payment, completed at once. */
 export type SandboxFundingCompleted = {
@@ -69,10 +83,12 @@ export type TransactionEvent =
   | TransferOutRejected
   | TransferOutCompleted
   | TransferOutFailed
+  | TransferOutCancelled
   | TransferInRequested
   | TransferInCompleted
   | TransferInFailed
-  | SandboxFundingCompleted;
+  | SandboxFundingCompleted
+  | TransferReceiptConfirmed;
 
 export const TRANSFER_EVENT_TYPES: TransactionEvent['type'][] = [
   'TransferOutRequested',
@@ -80,8 +96,10 @@ export const TRANSFER_EVENT_TYPES: TransactionEvent['type'][] = [
   'TransferOutRejected',
   'TransferOutCompleted',
   'TransferOutFailed',
+  'TransferOutCancelled',
   'TransferInRequested',
   'TransferInCompleted',
   'TransferInFailed',
   'SandboxFundingCompleted',
+  'TransferReceiptConfirmed',
 ];

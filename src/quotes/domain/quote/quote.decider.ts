@@ -8,6 +8,7 @@ import {
   decideAuthorizationStep,
   pendingAuthorizationConflict,
 } from './quote-authorization';
+import { CancellationCommand, decideCancellation } from './quote-cancellation';
 import { QuoteEvent, QuoteRefund, QuoteTerms } from './quote.events';
 
 /**
@@ -19,6 +20,7 @@ import { QuoteEvent, QuoteRefund, QuoteTerms } from './quote.events';
  *      +----hold refused-----+
  *   PENDING --expiresAt--> EXPIRED          PENDING --sandbox send (REALTIME_FUNDING)--> PROCESSING
  *   PENDING --execute (SCA region)--> PENDING_AUTHORIZATION --challenges--> EXECUTING | PENDING | FAILED
+ *   PROCESSING (bank rail, before settlement) --cancel--> FAILED (refunded; quote-cancellation.ts)
  *
  * EXECUTING is internal (shown as PENDING): execute has won the quote but the funds are not held
  * yet. Expiry never touches an EXECUTING quote, so an execute that was accepted before expiresAt
@@ -78,7 +80,8 @@ export type QuoteCommand =
   | { type: 'RecordFunding'; currencyCode: string; amount: number | null; now: string }
   | { type: 'Expire'; now: string }
   | { type: 'ApplySettlementStep'; step: number; outcome: SettlementOutcome; now: string }
-  | AuthorizationCommand;
+  | AuthorizationCommand
+  | CancellationCommand;
 
 export function publicStatus(state: ExistingQuote): PublicQuoteStatus {
   return state.status === 'EXECUTING' ? 'PENDING' : state.status;
@@ -229,6 +232,10 @@ export const quoteDecider: Decider<QuoteCommand, QuoteState, QuoteEvent> = {
       case 'Expire':
         return state.status === 'PENDING' && isExpiredAt(state, command.now) ? expired(state, command.now) : [];
 
+      case 'Cancel':
+      case 'ConfirmReceipt':
+        return decideCancellation(command, state);
+
       case 'ApplySettlementStep': {
         // A quote that failed before it was processing (SCA not completed) has nothing to settle.
         if ((state.status !== 'PROCESSING' && state.status !== 'COMPLETED' && state.status !== 'FAILED') || state.processingAt === null) {
@@ -336,6 +343,8 @@ export const quoteDecider: Decider<QuoteCommand, QuoteState, QuoteEvent> = {
           completedAt: event.data.completedAt,
         };
       }
+      case 'QuoteReceiptConfirmed':
+        return state;
       case 'QuoteFailed': {
         if (state.status !== 'PROCESSING' && state.status !== 'COMPLETED') return state;
         return {

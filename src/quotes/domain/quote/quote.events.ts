@@ -136,8 +136,21 @@ export type QuoteCompleted = { type: 'QuoteCompleted'; data: Ref & { step: numbe
 /** Settlement step `step` failed the payout (or returned it after COMPLETED), with its refund. */
 export type QuoteFailed = {
   type: 'QuoteFailed';
-  data: Ref & { step: number; failureReason: string; refund: QuoteRefund | null; failedAt: string };
+  data: Ref & {
+    step: number;
+    failureReason: string;
+    refund: QuoteRefund | null;
+    failedAt: string;
+    /** Present when the platform cancelled the payment (`POST /transactions/{id}/cancel`), with its reason. */
+    cancellation?: { reason: string | null };
+  };
 };
+
+/**
+ * `POST /transactions/{id}/confirm`: the platform delivered the receipt at `receiptDeliveryConfirmedAt`
+ * (recorded at `confirmedAt`); a later confirmation replaces it. Changes nothing of the quote.
+ */
+export type QuoteReceiptConfirmed = { type: 'QuoteReceiptConfirmed'; data: Ref & { receiptDeliveryConfirmedAt: string; confirmedAt: string } };
 
 /**
  * The SCA challenge a PENDING_AUTHORIZATION quote shows (SPEC.md "ScaChallenge"), as the SCA
@@ -192,7 +205,8 @@ export type QuoteEvent =
   | QuoteFunded
   | QuoteExpired
   | QuoteCompleted
-  | QuoteFailed;
+  | QuoteFailed
+  | QuoteReceiptConfirmed;
 
 export const QUOTE_EVENT_TYPES: QuoteEvent['type'][] = [
   'QuoteCreated',
@@ -207,4 +221,5 @@ export const QUOTE_EVENT_TYPES: QuoteEvent['type'][] = [
   'QuoteExpired',
   'QuoteCompleted',
   'QuoteFailed',
+  'QuoteReceiptConfirmed',
 ];

@@ -1,0 +1,85 @@
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { CommandStore } from '../../infra/commands/command-store';
+import { DomainError } from '../../infra/domain/domain-error';
+import { ConcurrencyError } from '../../infra/event-store/event-store.port';
+import { streamNameFor } from '../../infra/ids';
+import { TransactionState } from '../domain/transaction/transaction.decider';
+import { TransactionEvent, USER_CANCELLATION } from '../domain/transaction/transaction.events';
+import { AccountsLedger } from '../ledger/accounts-ledger';
+import { WireTransaction } from '../queries/transaction-wire';
+import { TRANSFER_STREAM } from '../streams';
+import { TransferAnswers } from './transfer-answers';
+import { MAX_STEP_ATTEMPTS } from './transfer-steps';
+
+type Transfer = Exclude<TransactionState, { status: 'none' }>;
+
+/** Cancels a PENDING transfer-out on a cancellable bank rail (sent by CancelTransaction). */
+export class CancelTransferOut extends Command<WireTransaction> {
+  constructor(
+    readonly platformId: string,
+    readonly transactionId: string,
+    readonly reason: string | null,
+  ) {
+    super();
+  }
+}
+
+/**
+ * The ledger decides the race with the settlement: the hold is either settled (the money left:
+ * 409 TRANSACTION_NOT_CANCELLABLE) or released, never both. The release and `TransferOutCancelled`
+ * are one commit at the revision the decision read, so a settlement that moved the transfer first
+ * makes the cancel decide again. A hold already released (a failing settlement between its release
+ * and its record) is the cancellation's refund too: whichever record lands first is the outcome,
+ * and the other writer re-reads it. The settlement re-reads the transfer when its hold is gone.
+ */
+@CommandHandler(CancelTransferOut)
+export class CancelTransferOutHandler implements ICommandHandler<CancelTransferOut, WireTransaction> {
+  constructor(
+    private readonly commands: CommandStore,
+    private readonly ledger: AccountsLedger,
+    private readonly answers: TransferAnswers,
+  ) {}
+
+  async execute({ platformId, transactionId, reason }: CancelTransferOut): Promise<WireTransaction> {
+    const stream = streamNameFor(transactionId);
+    for (let attempt = 1; attempt <= MAX_STEP_ATTEMPTS; attempt++) {
+      const loaded = await this.commands.load(TRANSFER_STREAM, stream);
+      const { state, revision } = loaded;
+      if (state.status === 'none' || state.platformId !== platformId) throw new DomainError('TRANSACTION_NOT_FOUND', 'Transaction not found');
+      const now = new Date().toISOString();
+      const events = TRANSFER_STREAM.decider.decide({ type: 'CancelTransfer', reason, now }, state);
+      if (events.length === 0) return this.answers.asOf(platformId, transactionId, revision);
+      const recorded = await this.releaseAndRecord(state, revision, events, now);
+      if (recorded !== null) return this.answers.asOf(platformId, transactionId, recorded);
+    }
+    throw new DomainError('CONFLICT', 'The transaction was changed concurrently; retry');
+  }
+
+  /** The revision of the recorded cancellation, or null when the transfer moved (decide again). */
+  private async releaseAndRecord(state: Transfer, revision: number | 'no_stream', events: TransactionEvent[], now: string): Promise<number | null> {
+    const stream = streamNameFor(state.transactionId);
+    const hold = { platformId: state.platformId, accountId: state.sourceAccountId, holdId: state.holdId ?? state.transactionId, reason: USER_CANCELLATION };
+    const atomic = await this.ledger.releaseHoldWith({ ...hold, now }, { streamName: stream, events, expectedRevision: revision });
+    if (atomic.kind === 'applied') return atomic.companion.nextExpectedRevision;
+    if (atomic.reason === 'COMPANION_CONFLICT' || atomic.reason === 'ACCOUNT_CONFLICT') return null;
+    if (atomic.reason === 'REFUSED') throw alreadySettled();
+    // NOOP (the hold is back already) or UNSUPPORTED (no multi-stream commit): release, then record.
+    try {
+      await this.ledger.releaseHold(hold);
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'INVALID_STATE_TRANSITION') throw alreadySettled();
+      throw error;
+    }
+    try {
+      const [appended] = await this.commands.commit([{ type: TRANSFER_STREAM, state, streamName: stream, events, expectedRevision: revision }]);
+      return appended.nextExpectedRevision;
+    } catch (error) {
+      if (error instanceof ConcurrencyError) return null;
+      throw error;
+    }
+  }
+}
+
+function alreadySettled(): DomainError {
+  return new DomainError('TRANSACTION_NOT_CANCELLABLE', 'The transfer has already settled', { reason: 'ALREADY_SETTLED' });
+}

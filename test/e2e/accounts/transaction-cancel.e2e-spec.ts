@@ -1,0 +1,222 @@
+import { CommandBus } from '@nestjs/cqrs';
+import { SettleTransfer } from '../../../src/accounts/commands/settle-transfer';
+import { runWithContext } from '../../../src/infra/request-context';
+import { SettleQuoteStep } from '../../../src/quotes/commands/settle-quote-step';
+import { createUsdExternalAccount } from '../../support/customer-fixtures';
+import { FundedCustomer, assertLedgerInvariant, balances, fundedCustomer, quoteToSuffix, transactionWithStatus } from '../../support/quote-fixtures';
+import { TestApp, eventually, startTestApp } from '../../support/test-app';
+import { WebhookReceiver } from '../../support/webhook-receiver';
+
+/** A cancelled payment as the reference shows it: FAILED (no cancelled status), refunded with USER_CANCELLATION. */
+const cancelledShape = (transactionId: string) => ({
+  status: 'FAILED',
+  failureReason: 'QUOTE_EXECUTION_FAILED',
+  refund: { reference: `${transactionId}:refund`, initiatedAt: expect.any(String), settledAt: expect.any(String), status: 'COMPLETED', reason: 'USER_CANCELLATION' },
+  updatedAt: expect.any(String),
+});
+
+/**
+ * `POST /transactions/{id}/cancel` (a bank transfer before it settles) and `/confirm` (receipt
+ * delivery). Settlement never runs on its own here (a one-minute sandbox delay): each test sends
+ * the settlement command itself, before, after or at the same time as the cancel.
+ */
+describe('transactions: cancel and confirm', () => {
+  let testApp: TestApp;
+  let receiver: WebhookReceiver;
+  let commandBus: CommandBus;
+
+  beforeAll(async () => {
+    testApp = await startTestApp({ env: { SANDBOX_SETTLEMENT_DELAY_MS: '60000' } });
+    receiver = await WebhookReceiver.forPlatform(testApp.platform.api);
+    commandBus = testApp.app.get(CommandBus);
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+    await receiver?.close();
+  });
+
+  const api = () => testApp.platform.api;
+
+  /** The settlement task's command, run as the task runner runs it (the platform in context). */
+  const settle = (command: SettleTransfer | SettleQuoteStep) =>
+    runWithContext(
+      { requestId: 'test-settlement', correlationId: 'test-settlement', causationId: 'test-settlement', platformId: testApp.platform.platformId, actor: 'system:test', idempotencyKey: null, lastPosition: null },
+      () => commandBus.execute(command),
+    );
+
+  /** A PENDING ACH transfer-out of 4,000 from a USD account funded with 10,000. */
+  async function pendingTransferOut(): Promise<{ owner: FundedCustomer; transaction: any }> {
+    const owner = await fundedCustomer(api(), 10_000);
+    const external = await createUsdExternalAccount(api(), owner.customer.id, '789');
+    const transaction = (await api().post('/transfer-out').send({ source: { accountId: owner.usd.id }, destination: { accountId: external.id, paymentRail: 'ACH' }, amount: 4_000 }).expect(201)).body;
+    expect(await balances(api(), owner.usd.id)).toEqual({ available: 6_000, total: 10_000 });
+    return { owner, transaction };
+  }
+
+  /** A PROCESSING ACH payment of 4,000 behind a quote, from a USD account funded with 10,000. */
+  async function processingQuotePayment(): Promise<{ owner: FundedCustomer; quote: any }> {
+    const owner = await fundedCustomer(api(), 10_000);
+    const quote = await quoteToSuffix(api(), owner, '789', 4_000);
+    expect((await api().post(`/quotes/${quote.id}/execute`).expect(200)).body.status).toBe('PROCESSING');
+    return { owner, quote };
+  }
+
+  const history = async (resourceId: string) =>
+    (await api().get('/audit/events').query({ resourceId }).expect(200)).body.data.map((entry: { type: string }) => entry.type);
+
+  it('cancels a pending ACH transfer-out: FAILED with its refund, the balance restored exactly, the webhook and the audit event', async () => {
+    const { owner, transaction } = await pendingTransferOut();
+    const cancelled = await api().post(`/transactions/${transaction.id}/cancel`).send({ reason: 'REQUESTED_AFTER_HOURS' }).expect(200);
+    expect(cancelled.body).toEqual({ ...transaction, ...cancelledShape(transaction.id) });
+    expect((await api().get(`/transactions/${transaction.id}`).expect(200)).body).toEqual(cancelled.body);
+    expect(await balances(api(), owner.usd.id)).toEqual({ available: 10_000, total: 10_000 });
+    const webhook = await receiver.waitFor((entry) => entry.body.type === 'OUTGOING_PAYMENT.FAILED' && entry.body.data.id === transaction.id);
+    expect(webhook.body.data).toEqual(cancelled.body);
+    expect(webhook.signatureValid).toBe(true);
+    expect(await history(transaction.id)).toEqual(['TransferOutRequested', 'TransferOutFundsHeld', 'TransferOutCancelled']);
+
+    // The settlement that was scheduled finds it cancelled; a repeated cancel answers it as it is.
+    await settle(new SettleTransfer(transaction.id));
+    expect((await api().post(`/transactions/${transaction.id}/cancel`).expect(200)).body).toEqual(cancelled.body);
+    expect(await balances(api(), owner.usd.id)).toEqual({ available: 10_000, total: 10_000 });
+    expect(await history(transaction.id)).toHaveLength(3);
+    await assertLedgerInvariant(testApp.databaseUrl, api(), [owner.usd.id]);
+  });
+
+  it('cancels a PROCESSING ACH payment behind a quote: the quote FAILED, the hold released, OUTGOING_PAYMENT.FAILED', async () => {
+    const { owner, quote } = await processingQuotePayment();
+    const before = (await api().get(`/transactions/${quote.transactionId}`).expect(200)).body;
+    const cancelled = await api().post(`/transactions/${quote.transactionId}/cancel`).expect(200);
+    expect(cancelled.body).toEqual({ ...before, ...cancelledShape(quote.transactionId) });
+    expect((await api().get(`/transactions/${quote.transactionId}`).expect(200)).body).toEqual(cancelled.body);
+    expect((await api().get(`/quotes/${quote.id}`).expect(200)).body.status).toBe('FAILED');
+    expect(await balances(api(), owner.usd.id)).toEqual({ available: 10_000, total: 10_000 });
+    const webhook = await receiver.waitFor((entry) => entry.body.type === 'OUTGOING_PAYMENT.FAILED' && entry.body.data.id === quote.transactionId);
+    expect(webhook.body.data).toEqual(cancelled.body);
+
+    await settle(new SettleQuoteStep(quote.id, 0));
+    expect((await api().get(`/transactions/${quote.transactionId}`).expect(200)).body).toEqual(cancelled.body);
+    expect(await balances(api(), owner.usd.id)).toEqual({ available: 10_000, total: 10_000 });
+  });
+
+  it('409 TRANSACTION_NOT_CANCELLABLE once settled (transfer and quote payment); nothing changes', async () => {
+    const { owner, transaction } = await pendingTransferOut();
+    await settle(new SettleTransfer(transaction.id));
+    const refused = await api().post(`/transactions/${transaction.id}/cancel`).expect(409);
+    expect(refused.body).toEqual({
+      status: 409,
+      code: 'TRANSACTION_NOT_CANCELLABLE',
+      message: 'The transfer is past the point where it can be cancelled',
+      details: { reason: 'NOT_PENDING', status: 'COMPLETED' },
+    });
+    expect((await api().get(`/transactions/${transaction.id}`).expect(200)).body.status).toBe('COMPLETED');
+    expect(await balances(api(), owner.usd.id)).toEqual({ available: 6_000, total: 6_000 });
+
+    const paid = await processingQuotePayment();
+    await settle(new SettleQuoteStep(paid.quote.id, 0));
+    const quoteRefused = await api().post(`/transactions/${paid.quote.transactionId}/cancel`).expect(409);
+    expect(quoteRefused.body).toMatchObject({ code: 'TRANSACTION_NOT_CANCELLABLE', details: { reason: 'NOT_PENDING', status: 'COMPLETED' } });
+  });
+
+  it('409 TRANSACTION_NOT_CANCELLABLE for what is no bank transfer: an UMA payment, an incoming funding (instant rails: the decider spec)', async () => {
+    const owner = await fundedCustomer(api(), 10_000);
+    const uma = (await api().post('/quotes').send({
+      source: { sourceType: 'ACCOUNT', accountId: owner.usd.id },
+      destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$pending.long.usd@sandbox.uma.money' },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 1_000,
+    }).expect(201)).body;
+    await api().post(`/quotes/${uma.id}/execute`).expect(200);
+    const refused = await api().post(`/transactions/${uma.transactionId}/cancel`).expect(409);
+    expect(refused.body).toEqual({
+      status: 409,
+      code: 'TRANSACTION_NOT_CANCELLABLE',
+      message: 'Only a pending bank transfer (ACH, wire, SEPA, ...) funded from an account can be cancelled',
+      details: { reason: 'NOT_A_CANCELLABLE_BANK_TRANSFER', paymentRail: 'UMA' },
+    });
+
+    const funding = (await api().get('/transactions').query({ accountId: owner.usd.id, type: 'INCOMING' }).expect(200)).body.data[0];
+    const incoming = await api().post(`/transactions/${funding.id}/cancel`).expect(409);
+    expect(incoming.body).toMatchObject({ code: 'TRANSACTION_NOT_CANCELLABLE', details: { reason: 'NOT_A_CANCELLABLE_BANK_TRANSFER' } });
+  });
+
+  // The settlement starts 0 to 80 ms after the cancel request, so either may reach the ledger first.
+  const later = (delayMs: number, work: () => Promise<unknown>) => new Promise((resolve) => setTimeout(resolve, delayMs)).then(work);
+
+  it.each([0, 5, 10, 20, 30, 40, 60, 80])('a cancel racing the settlement (settlement %i ms later): exactly one outcome, the money consistent', async (delayMs) => {
+    const { owner, transaction } = await pendingTransferOut();
+    const [cancel] = await Promise.all([
+      api().post(`/transactions/${transaction.id}/cancel`),
+      later(delayMs, () => settle(new SettleTransfer(transaction.id))),
+    ]);
+    await expectOneOutcome(cancel, transaction.id, owner);
+    // One outcome announced: PENDING, then COMPLETED or FAILED, never both.
+    const outcome = cancel.status === 200 ? 'OUTGOING_PAYMENT.FAILED' : 'OUTGOING_PAYMENT.COMPLETED';
+    await receiver.waitFor((entry) => entry.body.type === outcome && entry.body.data.id === transaction.id);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const announced = receiver.received.filter((entry) => entry.body.data?.id === transaction.id).map((entry) => entry.body.type);
+    expect(announced.sort()).toEqual([outcome, 'OUTGOING_PAYMENT.PENDING'].sort());
+
+    const paid = await processingQuotePayment();
+    const [quoteCancel] = await Promise.all([
+      api().post(`/transactions/${paid.quote.transactionId}/cancel`),
+      later(delayMs, () => settle(new SettleQuoteStep(paid.quote.id, 0))),
+    ]);
+    await expectOneOutcome(quoteCancel, paid.quote.transactionId, paid.owner);
+  });
+
+  /**
+   * A cancel that won shows at once, refunded, the balance whole. One that lost (409) lost to a
+   * settlement that moved the money first: its record follows (COMPLETED), the money gone.
+   */
+  async function expectOneOutcome(cancel: { status: number; body: any }, transactionId: string, owner: FundedCustomer): Promise<void> {
+    if (cancel.status === 200) {
+      expect((await api().get(`/transactions/${transactionId}`).expect(200)).body).toEqual(cancel.body);
+      expect(cancel.body.refund.reason).toBe('USER_CANCELLATION');
+      expect(await balances(api(), owner.usd.id)).toEqual({ available: 10_000, total: 10_000 });
+    } else {
+      expect(cancel.status).toBe(409);
+      expect(cancel.body.code).toBe('TRANSACTION_NOT_CANCELLABLE');
+      await transactionWithStatus(api(), transactionId, 'COMPLETED');
+      await eventually(async () => {
+        const now = await balances(api(), owner.usd.id);
+        return now.available === 6_000 && now.total === 6_000;
+      });
+    }
+    await assertLedgerInvariant(testApp.databaseUrl, api(), [owner.usd.id]);
+  }
+
+  it('confirm: records receiptDeliveryConfirmedAt (given, then now), again replaces it; a quote payment too', async () => {
+    const { transaction } = await pendingTransferOut();
+    const first = await api().post(`/transactions/${transaction.id}/confirm`).send({ receiptDeliveryConfirmedAt: '2025-08-15T14:31:00Z' }).expect(200);
+    expect(first.body).toEqual({ ...transaction, receiptDeliveryConfirmedAt: '2025-08-15T14:31:00.000Z', updatedAt: expect.any(String) });
+    const startedAt = Date.now();
+    const again = await api().post(`/transactions/${transaction.id}/confirm`).expect(200);
+    expect(Date.parse(again.body.receiptDeliveryConfirmedAt)).toBeGreaterThanOrEqual(startedAt - 1_000);
+    expect((await api().get(`/transactions/${transaction.id}`).expect(200)).body).toEqual(again.body);
+    expect(await history(transaction.id)).toEqual(['TransferOutRequested', 'TransferOutFundsHeld', 'TransferReceiptConfirmed', 'TransferReceiptConfirmed']);
+
+    const { quote } = await processingQuotePayment();
+    const confirmed = await api().post(`/transactions/${quote.transactionId}/confirm`).send({ receiptDeliveryConfirmedAt: '2025-08-15T14:31:00.000Z' }).expect(200);
+    expect(confirmed.body).toMatchObject({ id: quote.transactionId, status: 'PROCESSING', receiptDeliveryConfirmedAt: '2025-08-15T14:31:00.000Z' });
+    expect((await api().get(`/transactions/${quote.transactionId}`).expect(200)).body).toEqual(confirmed.body);
+
+    const invalid = await api().post(`/transactions/${transaction.id}/confirm`).send({ receiptDeliveryConfirmedAt: 'yesterday', extra: 1 }).expect(400);
+    expect(invalid.body.details.errors.map((error: { field: string }) => error.field).sort()).toEqual(['extra', 'receiptDeliveryConfirmedAt']);
+  });
+
+  it('404 for another platform\'s transaction and an unknown one; 400 for a malformed id or body', async () => {
+    const { transaction } = await pendingTransferOut();
+    const other = await testApp.createPlatform();
+    const unknown = { status: 404, code: 'TRANSACTION_NOT_FOUND', message: 'Transaction not found' };
+    for (const action of ['cancel', 'confirm']) {
+      expect((await other.api.post(`/transactions/${transaction.id}/${action}`).expect(404)).body).toEqual(unknown);
+      expect((await api().post(`/transactions/Transaction:01900000-0000-7000-8000-000000000000/${action}`).expect(404)).body).toEqual(unknown);
+      await api().post(`/transactions/nope/${action}`).expect(400);
+    }
+    const badReason = await api().post(`/transactions/${transaction.id}/cancel`).send({ reason: 7 }).expect(400);
+    expect(badReason.body.details.errors).toEqual([expect.objectContaining({ field: 'reason' })]);
+    expect((await api().get(`/transactions/${transaction.id}`).expect(200)).body.status).toBe('PENDING');
+  });
+});
