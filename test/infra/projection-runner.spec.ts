@@ -380,6 +380,9 @@ describe('ProjectionRunner', () => {
       let release!: () => void;
       state.gate = new Promise((resolve) => (release = resolve));
       const runner = await startRunner([gatedProjection(state)], [], undefined, MINUTE_POLL, new EventStoreService(listening));
+      // The runner's LISTEN connects in the background: an append NOTIFYing before it listens is
+      // seen only by the minute poll (the production safety net), so wait until it listens.
+      await listening.ensureListener();
       const appendElsewhere = async (kind: string) =>
         (await elsewhere.appendToStream(`line-${randomUUID()}`, [lineAdded(kind)], { expectedRevision: 'no_stream' })).position;
 
