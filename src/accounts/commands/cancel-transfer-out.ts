@@ -1,7 +1,6 @@
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CommandStore } from '../../infra/commands/command-store';
 import { DomainError } from '../../infra/domain/domain-error';
-import { ConcurrencyError } from '../../infra/event-store/event-store.port';
 import { streamNameFor } from '../../infra/ids';
 import { TransactionState } from '../domain/transaction/transaction.decider';
 import { TransactionEvent, USER_CANCELLATION } from '../domain/transaction/transaction.events';
@@ -56,27 +55,15 @@ export class CancelTransferOutHandler implements ICommandHandler<CancelTransferO
   }
 
   /** The revision of the recorded cancellation, or null when the transfer moved (decide again). */
-  private async releaseAndRecord(state: Transfer, revision: number | 'no_stream', events: TransactionEvent[], now: string): Promise<number | null> {
+  private releaseAndRecord(state: Transfer, revision: number | 'no_stream', events: TransactionEvent[], now: string): Promise<number | null> {
     const stream = streamNameFor(state.transactionId);
-    const hold = { platformId: state.platformId, accountId: state.sourceAccountId, holdId: state.holdId ?? state.transactionId, reason: USER_CANCELLATION };
-    const atomic = await this.ledger.releaseHoldWith({ ...hold, now }, { streamName: stream, events, expectedRevision: revision });
-    if (atomic.kind === 'applied') return atomic.companion.nextExpectedRevision;
-    if (atomic.reason === 'COMPANION_CONFLICT' || atomic.reason === 'ACCOUNT_CONFLICT') return null;
-    if (atomic.reason === 'REFUSED') throw alreadySettled();
-    // NOOP (the hold is back already) or UNSUPPORTED (no multi-stream commit): release, then record.
-    try {
-      await this.ledger.releaseHold(hold);
-    } catch (error) {
-      if (error instanceof DomainError && error.code === 'INVALID_STATE_TRANSITION') throw alreadySettled();
-      throw error;
-    }
-    try {
-      const [appended] = await this.commands.commit([{ type: TRANSFER_STREAM, state, streamName: stream, events, expectedRevision: revision }]);
-      return appended.nextExpectedRevision;
-    } catch (error) {
-      if (error instanceof ConcurrencyError) return null;
-      throw error;
-    }
+    const hold = { platformId: state.platformId, accountId: state.sourceAccountId, holdId: state.holdId ?? state.transactionId, reason: USER_CANCELLATION, now };
+    return this.ledger.releaseHoldRecording(
+      hold,
+      { streamName: stream, events, expectedRevision: revision },
+      async () => (await this.commands.commit([{ type: TRANSFER_STREAM, state, streamName: stream, events, expectedRevision: revision }]))[0].nextExpectedRevision,
+      alreadySettled,
+    );
   }
 }
 

@@ -193,6 +193,37 @@ export class AccountsLedger {
   }
 
   /**
+   * A cancellation's refund: gives the hold back and records `companion` (the cancellation) with
+   * it, in one commit where the event store can; when the hold is back already, or the store has no
+   * multi-stream commits, releases and then runs `recordAlone`. Answers the companion stream's new
+   * revision, or null when that stream or the account moved first (the caller decides again). The
+   * ledger settles the race with a settlement: a settled hold throws `settled()`.
+   */
+  async releaseHoldRecording(
+    hold: HoldRef & { reason: string; now: string },
+    companion: CompanionAppend,
+    recordAlone: () => Promise<number>,
+    settled: () => DomainError,
+  ): Promise<number | null> {
+    const atomic = await this.releaseHoldWith(hold, companion);
+    if (atomic.kind === 'applied') return atomic.companion.nextExpectedRevision;
+    if (atomic.reason === 'COMPANION_CONFLICT' || atomic.reason === 'ACCOUNT_CONFLICT') return null;
+    if (atomic.reason === 'REFUSED') throw settled();
+    try {
+      await this.releaseHold(hold);
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'INVALID_STATE_TRANSITION') throw settled();
+      throw error;
+    }
+    try {
+      return await recordAlone();
+    } catch (error) {
+      if (error instanceof ConcurrencyError) return null;
+      throw error;
+    }
+  }
+
+  /**
    * The balances this process last knew for the account, without reading the stream when it has
    * them (they may miss another process's latest movement): for checks that a later ledger step
    * enforces anyway, such as refusing a quote from an obviously short account. Falls back to

@@ -1,7 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AccountsLedger, CancelQuotePayment, USER_CANCELLATION, WireTransaction, isCancellableRail } from '../../accounts';
 import { DomainError } from '../../infra/domain/domain-error';
-import { ConcurrencyError } from '../../infra/event-store/event-store.port';
 import { streamNameFor } from '../../infra/ids';
 import { ExistingQuote, QuoteCommand } from '../domain/quote/quote.decider';
 import { QuoteEvent } from '../domain/quote/quote.events';
@@ -50,31 +49,19 @@ export class CancelQuotePaymentHandler implements ICommandHandler<CancelQuotePay
   ): Promise<'recorded' | 'conflict'> {
     // The decider let only a quote with a held execution through.
     const execution = (state as { execution: { holdId: string } }).execution;
-    const hold = { platformId: state.platformId, accountId: state.funding.sourceAccountId!, holdId: execution.holdId, reason: USER_CANCELLATION };
-    const atomic = await this.ledger.releaseHoldWith({ ...hold, now }, { streamName: streamNameFor(state.quoteId), events, expectedRevision: revision });
-    if (atomic.kind === 'applied') {
-      this.store.recordAppended(cancelled, atomic.companion.nextExpectedRevision);
-      return 'recorded';
-    }
-    if (atomic.reason === 'COMPANION_CONFLICT' || atomic.reason === 'ACCOUNT_CONFLICT') {
+    const hold = { platformId: state.platformId, accountId: state.funding.sourceAccountId!, holdId: execution.holdId, reason: USER_CANCELLATION, now };
+    const recordedAt = await this.ledger.releaseHoldRecording(
+      hold,
+      { streamName: streamNameFor(state.quoteId), events, expectedRevision: revision },
+      async () => (await this.store.append(state, revision, command)).revision as number,
+      alreadySettled,
+    );
+    if (recordedAt === null) {
       this.store.forget(state.quoteId);
       return 'conflict';
     }
-    if (atomic.reason === 'REFUSED') throw alreadySettled();
-    // NOOP (the hold is back already) or UNSUPPORTED (no multi-stream commit): release, then record.
-    try {
-      await this.ledger.releaseHold(hold);
-    } catch (error) {
-      if (error instanceof DomainError && error.code === 'INVALID_STATE_TRANSITION') throw alreadySettled();
-      throw error;
-    }
-    try {
-      await this.store.append(state, revision, command);
-      return 'recorded';
-    } catch (error) {
-      if (error instanceof ConcurrencyError) return 'conflict';
-      throw error;
-    }
+    this.store.recordAppended(cancelled, recordedAt);
+    return 'recorded';
   }
 }
 
