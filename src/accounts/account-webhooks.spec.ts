@@ -1,5 +1,7 @@
 import { RecordedEvent } from '../infra/event-store/event-store.port';
 import { AccountWebhookMapper, accountWebhooks } from './account-webhooks';
+import { transactionOnWire } from './queries/transaction-wire';
+import { transferTransactionViewFromEvents } from './queries/transfer-transaction.reducers';
 
 const ref = { accountId: 'InternalAccount:0190a5a0-0000-7000-8000-000000000001', platformId: 'Platform:p1', currency: 'USD' };
 const streamName = 'internalAccount-0190a5a0-0000-7000-8000-000000000001';
@@ -44,5 +46,35 @@ describe('AccountWebhookMapper', () => {
       expect(await mapper.toWebhooks(event)).toEqual(accountWebhooks(event, stream.slice(0, event.revision + 1)));
     }
     expect(reads).toEqual(['opening']);
+  });
+});
+
+describe('transfer refund webhooks', () => {
+  const transfer = { transactionId: 'Transaction:0190a5a0-0000-7000-8000-000000000002', platformId: 'Platform:p1' };
+  const at = (second: number) => `2026-01-01T00:00:0${second}.000Z`;
+  const event = (revision: number, type: string, data: Record<string, unknown>): RecordedEvent => ({
+    ...recorded(revision, type, data), data: { ...transfer, ...data }, streamName: 'transaction-0190a5a0-0000-7000-8000-000000000002',
+  });
+  const refund = { reference: `${transfer.transactionId}:refund`, initiatedAt: at(3), settledAt: null, status: 'PENDING', reason: 'BANK_REJECTED' };
+  const stream = [
+    event(0, 'TransferOutRequested', {
+      customerId: 'Customer:c1', platformCustomerId: 'c-1', sourceAccountId: ref.accountId, destinationAccountId: 'ExternalAccount:e1', paymentRail: 'ACH',
+      currency: 'USD', amount: 400, counterpartySuffix: '004', requestedAt: at(1),
+    }),
+    event(1, 'TransferOutFundsHeld', { holdId: transfer.transactionId, heldAt: at(2) }),
+    event(2, 'TransferOutFailed', { failureReason: 'BANK_REJECTED', refund, failedAt: at(3) }),
+    event(3, 'TransferOutRefundCompleted', { settledAt: at(4) }),
+  ];
+  const wireAfter = (revision: number) => transactionOnWire(transferTransactionViewFromEvents(stream.slice(0, revision + 1))!, transfer.platformId);
+
+  it('a failure is FAILED then REFUND_PENDING (the refund started, keyed by its reference); the refund\'s end is REFUND_COMPLETED', () => {
+    const key = refund.reference;
+    expect(accountWebhooks(stream[2], stream.slice(0, 3))).toEqual([
+      { type: 'OUTGOING_PAYMENT.FAILED', data: wireAfter(2) },
+      { type: 'OUTGOING_PAYMENT.REFUND_PENDING', data: wireAfter(2), key },
+    ]);
+    expect(wireAfter(2)).toMatchObject({ status: 'FAILED', refund: { status: 'PENDING', settledAt: null } });
+    expect(accountWebhooks(stream[3], stream)).toEqual([{ type: 'OUTGOING_PAYMENT.REFUND_COMPLETED', data: wireAfter(3), key }]);
+    expect(wireAfter(3)).toMatchObject({ status: 'FAILED', updatedAt: at(4), refund: { ...refund, status: 'COMPLETED', settledAt: at(4), reason: 'TRANSACTION_FAILED' } });
   });
 });

@@ -1,7 +1,7 @@
 import { RecordedEvent } from '../infra/event-store/event-store.port';
 import { BALANCE_EVENT_TYPES } from './domain/internal-account/internal-account.events';
 import { internalAccountViewFromEvents } from './queries/internal-account.view';
-import { transactionOnWire } from './queries/transaction-wire';
+import { WireTransaction, transactionOnWire } from './queries/transaction-wire';
 import { transferTransactionViewFromEvents } from './queries/transfer-transaction.reducers';
 
 /**
@@ -11,7 +11,8 @@ import { transferTransactionViewFromEvents } from './queries/transfer-transactio
  * - ledger movements: `INTERNAL_ACCOUNT.BALANCE_UPDATED` (the internal account);
  * - transfers and sandbox funding: `INCOMING_PAYMENT.*` / `OUTGOING_PAYMENT.*` (the transaction).
  *   A transfer-out is announced PENDING once its funds are held (a refused hold is a 400, never
- *   a payment).
+ *   a payment). Its failure (or cancellation) is FAILED and REFUND_PENDING, its refund's end
+ *   REFUND_COMPLETED (refundWebhooks).
  */
 const PAYMENT_WEBHOOK_TYPES: Record<string, string> = {
   SandboxFundingCompleted: 'INCOMING_PAYMENT.COMPLETED',
@@ -25,19 +26,40 @@ const PAYMENT_WEBHOOK_TYPES: Record<string, string> = {
   TransferOutCancelled: 'OUTGOING_PAYMENT.FAILED',
 };
 
-export const ACCOUNT_WEBHOOK_EVENT_TYPES = [...BALANCE_EVENT_TYPES, ...Object.keys(PAYMENT_WEBHOOK_TYPES)];
+/** A webhook draft (the webhooks context's WebhookDraft): `key` tells apart drafts of one event. */
+export type MappedWebhook = { type: string; data: unknown; key?: string };
+
+/** The transfer events that start or end a refund. */
+const REFUND_EVENT_TYPES = ['TransferOutFailed', 'TransferOutCancelled', 'TransferOutRefundCompleted'];
+
+export const ACCOUNT_WEBHOOK_EVENT_TYPES = [...BALANCE_EVENT_TYPES, ...Object.keys(PAYMENT_WEBHOOK_TYPES), 'TransferOutRefundCompleted'];
+
+/**
+ * The refund webhook of an event that started or ended a payment's refund: `<KIND>.REFUND_<status>`
+ * with the refund's status right after the event (PENDING where a failure started it, beside the
+ * FAILED webhook; COMPLETED or FAILED where it ended), and the transaction as GET shows it then.
+ * Keyed by the refund's reference. None when the transaction has no refund. Quotes (and any
+ * other payment with a refund) map their events through it too.
+ */
+export function refundWebhooks(kind: 'OUTGOING_PAYMENT' | 'INCOMING_PAYMENT', transaction: WireTransaction): MappedWebhook[] {
+  const { refund } = transaction;
+  return refund ? [{ type: `${kind}.REFUND_${refund.status}`, data: transaction, key: refund.reference }] : [];
+}
 
 export function accountWebhooks(
   event: RecordedEvent,
   streamUpToEvent: RecordedEvent[],
   privateEnabled?: boolean | null,
-): Array<{ type: string; data: unknown }> {
+): MappedWebhook[] {
   if (BALANCE_EVENT_TYPES.includes(event.type)) {
     return [{ type: 'INTERNAL_ACCOUNT.BALANCE_UPDATED', data: internalAccountViewFromEvents(streamUpToEvent, privateEnabled) }];
   }
   const type = PAYMENT_WEBHOOK_TYPES[event.type];
-  const view = type ? transferTransactionViewFromEvents(streamUpToEvent) : null;
-  return type && view ? [{ type, data: transactionOnWire(view, (event.data as { platformId: string }).platformId) }] : [];
+  const refunds = REFUND_EVENT_TYPES.includes(event.type);
+  const view = type || refunds ? transferTransactionViewFromEvents(streamUpToEvent) : null;
+  if (!view) return [];
+  const transaction = transactionOnWire(view, (event.data as { platformId: string }).platformId);
+  return [...(type ? [{ type, data: transaction }] : []), ...(refunds ? refundWebhooks('OUTGOING_PAYMENT', transaction) : [])];
 }
 
 const OPENINGS_LIMIT = 20_000;
@@ -64,7 +86,7 @@ export class AccountWebhookMapper {
     private readonly privacyOf: (platformId: string, accountId: string) => Promise<boolean | null | undefined> = async () => undefined,
   ) {}
 
-  async toWebhooks(event: RecordedEvent): Promise<Array<{ type: string; data: unknown }>> {
+  async toWebhooks(event: RecordedEvent): Promise<MappedWebhook[]> {
     if (!BALANCE_EVENT_TYPES.includes(event.type)) return accountWebhooks(event, await this.readStreamUpTo(event));
     let opening = this.openings.get(event.streamName);
     if (!opening) {

@@ -12,7 +12,8 @@ export { INTERNAL_ACCOUNT_EVENT_TYPES } from './domain/internal-account/internal
 export type { InternalAccountEvent } from './domain/internal-account/internal-account.events';
 export { CancelQuotePayment, ConfirmQuotePaymentReceipt } from './commands/quote-payment-ports';
 export { isCancellableRail } from './domain/transaction/cancellable-rails';
-export { USER_CANCELLATION } from './domain/transaction/transaction.events';
+export { USER_CANCELLATION, completedRefund, pendingRefund } from './domain/transaction/refund';
+export type { Refund, RefundStatus } from './domain/transaction/refund';
 export type { TransferParties } from './domain/transaction/transaction.events';
 export { AccountsLedger } from './ledger/accounts-ledger';
 export type { LedgerAccountSnapshot } from './ledger/accounts-ledger';
@@ -24,6 +25,8 @@ export { ExternalAccountsQuery } from './queries/external-accounts.query';
 export { movementTime } from './queries/internal-account.view';
 export { InternalAccountsQuery } from './queries/internal-accounts.query';
 export type { InternalAccountDetails } from './queries/internal-accounts.query';
+export { refundWebhooks } from './account-webhooks';
+export type { MappedWebhook } from './account-webhooks';
 export { transactionOnWire } from './queries/transaction-wire';
 export type { WireTransaction } from './queries/transaction-wire';
 export { foldTransactionRow } from './queries/transaction.view';

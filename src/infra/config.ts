@@ -58,6 +58,8 @@ export interface SandboxTiming {
   slowFailureDelayMs: number;
   /** Delay between COMPLETED and the bank return for suffix 005 quotes. */
   returnDelayMs: number;
+  /** Delay between a failed payout's refund starting (PENDING) and ending (COMPLETED or FAILED). */
+  refundDelayMs: number;
   /** How long a `104` beneficiary name check stays PENDING before it resolves (default 30 s). */
   beneficiaryCheckDelayMs?: number;
   /**
@@ -148,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, resolved: { databaseUrl: stri
       slowFailureDelayMs: numberFromEnv(env.SANDBOX_SLOW_FAILURE_DELAY_MS, 30 * 1000),
       beneficiaryCheckDelayMs: numberFromEnv(env.SANDBOX_BENEFICIARY_CHECK_DELAY_MS, 30 * 1000),
       returnDelayMs: numberFromEnv(env.SANDBOX_RETURN_DELAY_MS, 5 * 1000),
+      refundDelayMs: numberFromEnv(env.SANDBOX_REFUND_DELAY_MS, 1000),
       quoteLifetimeOverrideMs: env.SANDBOX_QUOTE_LIFETIME_MS ? numberFromEnv(env.SANDBOX_QUOTE_LIFETIME_MS, 0) : null,
     },
     webhooks: {

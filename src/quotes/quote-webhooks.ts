@@ -1,5 +1,4 @@
-import { transactionOnWire } from '../accounts';
-import { TransactionRow } from '../accounts';
+import { MappedWebhook, TransactionRow, TransactionView, refundWebhooks, transactionOnWire } from '../accounts';
 import { RecordedEvent } from '../infra/event-store/event-store.port';
 import { QUOTE_EVENT_TYPES } from './domain/quote/quote.events';
 import { QUOTE_TRANSACTION_REDUCERS, quoteTransactionViewFromEvents } from './queries/quote-transaction.reducers';
@@ -9,7 +8,9 @@ import { QUOTE_TRANSACTION_REDUCERS, quoteTransactionViewFromEvents } from './qu
  * the outgoing transaction behind a quote is an `OUTGOING_PAYMENT.<STATUS>`, whose `data` is the
  * transaction exactly as `GET /transactions/{id}` returned it right after the event (the stored
  * view put on the wire by transactionOnWire, as GET does). Execute
- * attempts that were refused change no status and send nothing.
+ * attempts that were refused change no status and send nothing. The refund of a failed payout
+ * has webhooks of its own (REFUND_EVENT_TYPES): REFUND_PENDING after the FAILED of the failure
+ * that started it, then REFUND_COMPLETED or REFUND_FAILED when it ends; the transaction stays FAILED.
  */
 export const OUTGOING_PAYMENT_TYPES: Readonly<Record<string, string>> = {
   QuoteCreated: 'OUTGOING_PAYMENT.PENDING',
@@ -23,14 +24,21 @@ export const OUTGOING_PAYMENT_TYPES: Readonly<Record<string, string>> = {
   QuoteAuthorizationFailed: 'OUTGOING_PAYMENT.FAILED',
 };
 
-export const QUOTE_WEBHOOK_EVENT_TYPES = Object.keys(OUTGOING_PAYMENT_TYPES);
+/** The quote events that start (QuoteFailed, when it has a refund) or end a refund. */
+const REFUND_EVENT_TYPES: ReadonlySet<string> = new Set(['QuoteFailed', 'QuoteRefundCompleted', 'QuoteRefundFailed']);
 
 /** `streamUpToEvent`: the quote's stream up to and including `event`. */
-export function quoteWebhooks(event: RecordedEvent, streamUpToEvent: RecordedEvent[]): Array<{ type: string; data: unknown }> {
+export function quoteWebhooks(event: RecordedEvent, streamUpToEvent: RecordedEvent[]): MappedWebhook[] {
+  return webhooksOf(event, quoteTransactionViewFromEvents(streamUpToEvent));
+}
+
+/** The webhooks of `event`, given the transaction right after it. */
+function webhooksOf(event: RecordedEvent, view: TransactionView | null): MappedWebhook[] {
   const type = OUTGOING_PAYMENT_TYPES[event.type];
-  if (!type) return [];
-  const view = quoteTransactionViewFromEvents(streamUpToEvent);
-  return view ? [{ type, data: transactionOnWire(view, platformIdOf(event)) }] : [];
+  const refunds = REFUND_EVENT_TYPES.has(event.type);
+  if (!view || (!type && !refunds)) return [];
+  const transaction = transactionOnWire(view, platformIdOf(event));
+  return [...(type ? [{ type, data: transaction }] : []), ...(refunds ? refundWebhooks('OUTGOING_PAYMENT', transaction) : [])];
 }
 
 const RECENT_LIMIT = 20_000;
@@ -48,7 +56,7 @@ export class QuoteWebhookMapper {
 
   constructor(private readonly readStreamUpTo: (event: RecordedEvent) => Promise<RecordedEvent[]>) {}
 
-  async toWebhooks(event: RecordedEvent): Promise<Array<{ type: string; data: unknown }>> {
+  async toWebhooks(event: RecordedEvent): Promise<MappedWebhook[]> {
     const quoteId = (event.data as { quoteId: string }).quoteId;
     const cached = this.recent.get(quoteId);
     let row: TransactionRow | null;
@@ -62,8 +70,7 @@ export class QuoteWebhookMapper {
     this.recent.delete(quoteId);
     this.recent.set(quoteId, { revision: event.revision, row });
     if (this.recent.size > RECENT_LIMIT) this.recent.delete(this.recent.keys().next().value!);
-    const type = OUTGOING_PAYMENT_TYPES[event.type];
-    return type && row ? [{ type, data: transactionOnWire(row.view, platformIdOf(event)) }] : [];
+    return webhooksOf(event, row?.view ?? null);
   }
 }
 

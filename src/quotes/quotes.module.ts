@@ -31,6 +31,7 @@ import { RecordQuoteChallenge, RecordQuoteChallengeHandler } from './commands/re
 import { ReleaseQuoteAuthorization, ReleaseQuoteAuthorizationHandler } from './commands/release-quote-authorization';
 import { ResendQuoteChallengeHandler } from './commands/resend-quote-challenge';
 import { ResumeQuoteExecution, ResumeQuoteExecutionHandler } from './commands/resume-quote-execution';
+import { SettleQuoteRefund, SettleQuoteRefundHandler } from './commands/settle-quote-refund';
 import { SettleQuoteStep, SettleQuoteStepHandler } from './commands/settle-quote-step';
 import { VoidRejectedQuoteHoldHandler } from './commands/void-rejected-quote-hold';
 import { QuoteLookup } from './creation/quote-lookup';
@@ -44,7 +45,7 @@ import { SandboxSendController } from './http/sandbox-send.controller';
 import { QuotesQuery } from './queries/quotes.query';
 import { QuoteStore } from './quote-store';
 import { QuoteWebhookMapper } from './quote-webhooks';
-import { EXPIRE_QUOTE_TASK, RESUME_EXECUTION_TASK, SETTLE_QUOTE_TASK, quoteProcessReactor } from './reactors/quote-process.reactor';
+import { EXPIRE_QUOTE_TASK, RESUME_EXECUTION_TASK, SETTLE_QUOTE_REFUND_TASK, SETTLE_QUOTE_TASK, quoteProcessReactor } from './reactors/quote-process.reactor';
 import { QuoteSettlementSchedule } from './settlement/quote-settlement-schedule';
 
 /**
@@ -74,6 +75,7 @@ import { QuoteSettlementSchedule } from './settlement/quote-settlement-schedule'
     VoidRejectedQuoteHoldHandler,
     ExpireQuoteHandler,
     SettleQuoteStepHandler,
+    SettleQuoteRefundHandler,
     FundRealtimeQuoteHandler,
     LookUpReceiverHandler,
     // The accounts context's ports for `POST /transactions/{id}/cancel` and `/confirm` on a quote's payment.
@@ -121,6 +123,7 @@ export class QuotesModule implements OnModuleInit {
     });
     this.tasks.register(EXPIRE_QUOTE_TASK, (payload) => this.commandBus.execute(new ExpireQuote(payload.subjectId)));
     this.tasks.register(SETTLE_QUOTE_TASK, (payload) => this.commandBus.execute(new SettleQuoteStep(payload.subjectId, Number(payload.step))));
+    this.tasks.register(SETTLE_QUOTE_REFUND_TASK, (payload) => this.commandBus.execute(new SettleQuoteRefund(payload.subjectId)));
     this.tasks.register(RESUME_EXECUTION_TASK, (payload) => this.commandBus.execute(new ResumeQuoteExecution(payload.subjectId)));
     // OUTGOING_PAYMENT.<STATUS> with the quote's transaction as GET showed it right after the event.
     this.webhookMappers.register(new QuoteWebhookMapper((event) => readStreamUpTo(this.events, event)));

@@ -1,7 +1,8 @@
 import { SandboxTiming } from '../infra/config';
 import { QUOTE_SCENARIO_BY_SUFFIX, quoteScenarioFor, sandboxSuffix, settlementSchedule } from './quote-scenarios';
 
-const timing: SandboxTiming = { settlementDelayMs: 100, longPaymentDelayMs: 2000, slowFailureDelayMs: 1000, returnDelayMs: 300 };
+const timing: SandboxTiming = { settlementDelayMs: 100, longPaymentDelayMs: 2000, slowFailureDelayMs: 1000, returnDelayMs: 300, refundDelayMs: 200 };
+const refund = (reason: string, funds = 'RELEASE_HOLD', status = 'COMPLETED') => ({ status, reason, funds, delayMs: 200 });
 
 describe('sandbox quote scenarios', () => {
   it('reads the suffix from the end of the identifier, or of the user part of a domain identifier', () => {
@@ -22,24 +23,24 @@ describe('sandbox quote scenarios', () => {
     }
   });
 
-  it('spells out each scenario step by step with the configured delays', () => {
+  it('spells out each scenario step by step with the configured delays; a failure starts a refund that ends refundDelayMs later', () => {
     expect(settlementSchedule(quoteScenarioFor('1234567000'), timing)).toEqual([
       { after: 'settlementDelayMs', delayMs: 100, atMs: 100, status: 'COMPLETED', failureReason: null, funds: 'SETTLE_HOLD', refund: null },
     ]);
     expect(settlementSchedule(quoteScenarioFor('1234567002'), timing)).toEqual([
-      { after: 'settlementDelayMs', delayMs: 100, atMs: 100, status: 'FAILED', failureReason: 'QUOTE_EXECUTION_FAILED', funds: 'RELEASE_HOLD', refund: { status: 'COMPLETED', reason: 'TRANSACTION_FAILED' } },
+      { after: 'settlementDelayMs', delayMs: 100, atMs: 100, status: 'FAILED', failureReason: 'QUOTE_EXECUTION_FAILED', funds: 'NONE', refund: refund('TRANSACTION_FAILED') },
     ]);
     expect(settlementSchedule(quoteScenarioFor('alice.003@example.com'), timing)).toEqual([
       { after: 'longPaymentDelayMs', delayMs: 2000, atMs: 2000, status: 'COMPLETED', failureReason: null, funds: 'SETTLE_HOLD', refund: null },
     ]);
-    expect(settlementSchedule(quoteScenarioFor('1234567004'), timing)[0]).toMatchObject({ status: 'FAILED', failureReason: 'ACCOUNT_CANNOT_RECEIVE', funds: 'RELEASE_HOLD' });
+    expect(settlementSchedule(quoteScenarioFor('1234567004'), timing)[0]).toMatchObject({ status: 'FAILED', failureReason: 'ACCOUNT_CANNOT_RECEIVE', funds: 'NONE', refund: refund('TRANSACTION_FAILED') });
     expect(settlementSchedule(quoteScenarioFor('1234567005'), timing)).toEqual([
       { after: 'settlementDelayMs', delayMs: 100, atMs: 100, status: 'COMPLETED', failureReason: null, funds: 'SETTLE_HOLD', refund: null },
-      { after: 'returnDelayMs', delayMs: 300, atMs: 400, status: 'FAILED', failureReason: 'PAYOUT_RETURNED', funds: 'CREDIT_REFUND', refund: { status: 'COMPLETED', reason: 'TRANSACTION_FAILED' } },
+      { after: 'returnDelayMs', delayMs: 300, atMs: 400, status: 'FAILED', failureReason: 'PAYOUT_RETURNED', funds: 'NONE', refund: refund('TRANSACTION_FAILED', 'CREDIT_REFUND') },
     ]);
-    expect(settlementSchedule(quoteScenarioFor('1234567006'), timing)[0]).toMatchObject({ status: 'FAILED', failureReason: 'QUOTE_EXECUTION_FAILED', refund: { status: 'COMPLETED', reason: 'USER_CANCELLATION' } });
+    expect(settlementSchedule(quoteScenarioFor('1234567006'), timing)[0]).toMatchObject({ status: 'FAILED', failureReason: 'QUOTE_EXECUTION_FAILED', refund: refund('USER_CANCELLATION') });
     expect(settlementSchedule(quoteScenarioFor('1234567007'), timing)).toEqual([
-      { after: 'settlementDelayMs', delayMs: 100, atMs: 100, status: 'FAILED', failureReason: 'QUOTE_EXECUTION_FAILED', funds: 'SETTLE_HOLD_UNREFUNDED', refund: { status: 'FAILED', reason: 'TRANSACTION_FAILED' } },
+      { after: 'settlementDelayMs', delayMs: 100, atMs: 100, status: 'FAILED', failureReason: 'QUOTE_EXECUTION_FAILED', funds: 'NONE', refund: refund('TRANSACTION_FAILED', 'SETTLE_HOLD_UNREFUNDED', 'FAILED') },
     ]);
     expect(quoteScenarioFor('1234567007')).toMatchObject({ name: 'REFUND_FAILED', suffix: '007' });
   });

@@ -3,8 +3,10 @@ import type { SandboxTiming } from '../infra/config';
 /**
  * What happens to a quote after execute in the sandbox (DECISIONS.md section 5), as data a
  * settlement process follows one step at a time: wait the step's delay (from AppConfig.sandbox),
- * then apply its status, failure reason, money movement and refund. The scenario is chosen by the
- * last three digits of the destination's primary identifier (or by the UMA test address).
+ * then apply its status, failure reason and money movement. A failure starts a refund (PENDING)
+ * that ends `refundDelayMs` later, COMPLETED (the money back with the payer) or FAILED (gone). The
+ * scenario is chosen by the last three digits of the destination's primary identifier (or by the
+ * UMA test address).
  */
 export type QuoteScenarioName =
   | 'SUCCESS'
@@ -47,19 +49,26 @@ export function refundReasonOf(stored: string): RefundReason {
 export type SandboxDelayName = keyof Pick<SandboxTiming, 'settlementDelayMs' | 'longPaymentDelayMs' | 'returnDelayMs'>;
 
 /**
- * The money movement a step implies for a prefunded (ACCOUNT) source, in AccountsLedger terms:
- * - SETTLE_HOLD: the held sending amount leaves the system (`settleHold`).
+ * The money movement of a step for a prefunded (ACCOUNT) source, in AccountsLedger terms:
+ * SETTLE_HOLD (a completion: the held sending amount leaves the system, `settleHold`) or NONE (a
+ * failure: the money stays where it is until the refund ends).
+ */
+export type ScenarioStepFunds = 'SETTLE_HOLD' | 'NONE';
+
+/**
+ * The money movement when a refund ends, `refundDelayMs` after the failure started it:
  * - RELEASE_HOLD: the hold goes back to available (`releaseHold`): the refund of a failed payout.
  * - CREDIT_REFUND: money that already left comes back (`credit`): a payout returned after COMPLETED.
- * - SETTLE_HOLD_UNREFUNDED: the payout failed and so did its refund: the money is gone
- *   (`settleHold`) and the transaction's refund says FAILED.
+ * - SETTLE_HOLD_UNREFUNDED: the refund failed: the money is gone (`settleHold`).
  * A REALTIME_FUNDING quote holds nothing: its refunds go back to the payer outside the ledger.
  */
-export type ScenarioFundsMovement = 'SETTLE_HOLD' | 'RELEASE_HOLD' | 'CREDIT_REFUND' | 'SETTLE_HOLD_UNREFUNDED';
+export type ScenarioFundsMovement = 'RELEASE_HOLD' | 'CREDIT_REFUND' | 'SETTLE_HOLD_UNREFUNDED';
 
+/** A failed step's refund: PENDING from the failure, then how it ends. */
 export interface ScenarioRefund {
   status: 'COMPLETED' | 'FAILED';
   reason: RefundReason;
+  funds: ScenarioFundsMovement;
 }
 
 export interface QuoteSettlementStep {
@@ -67,8 +76,8 @@ export interface QuoteSettlementStep {
   after: SandboxDelayName;
   status: 'COMPLETED' | 'FAILED';
   failureReason: QuoteFailureReason | null;
-  funds: ScenarioFundsMovement;
-  /** The transaction's `refund` after this step (initiated and settled at the step), or null. */
+  funds: ScenarioStepFunds;
+  /** The refund a failure starts (PENDING at the step, ended `refundDelayMs` later), or null. */
   refund: ScenarioRefund | null;
 }
 
@@ -81,25 +90,24 @@ export interface QuoteScenario {
 
 const completes = (after: SandboxDelayName): QuoteSettlementStep => ({ after, status: 'COMPLETED', failureReason: null, funds: 'SETTLE_HOLD', refund: null });
 
-const failsRefunded = (reason: QuoteFailureReason, refundReason: RefundReason = 'TRANSACTION_FAILED'): QuoteSettlementStep => ({
-  after: 'settlementDelayMs', status: 'FAILED', failureReason: reason, funds: 'RELEASE_HOLD', refund: { status: 'COMPLETED', reason: refundReason },
+const fails = (after: SandboxDelayName, reason: QuoteFailureReason, refund: ScenarioRefund): QuoteSettlementStep => ({
+  after, status: 'FAILED', failureReason: reason, funds: 'NONE', refund,
 });
+
+const refunded = (reason: RefundReason, funds: ScenarioFundsMovement = 'RELEASE_HOLD'): ScenarioRefund => ({ status: 'COMPLETED', reason, funds });
 
 const SCENARIOS: Readonly<Record<QuoteScenarioName, readonly QuoteSettlementStep[]>> = Object.freeze({
   SUCCESS: [completes('settlementDelayMs')],
-  EXECUTION_FAILED: [failsRefunded('QUOTE_EXECUTION_FAILED')],
+  EXECUTION_FAILED: [fails('settlementDelayMs', 'QUOTE_EXECUTION_FAILED', refunded('TRANSACTION_FAILED'))],
   LONG_PAYMENT: [completes('longPaymentDelayMs')],
-  ACCOUNT_CANNOT_RECEIVE: [failsRefunded('ACCOUNT_CANNOT_RECEIVE')],
-  PAYOUT_RETURNED: [
-    completes('settlementDelayMs'),
-    { after: 'returnDelayMs', status: 'FAILED', failureReason: 'PAYOUT_RETURNED', funds: 'CREDIT_REFUND', refund: { status: 'COMPLETED', reason: 'TRANSACTION_FAILED' } },
-  ],
-  USER_CANCELLATION: [failsRefunded('QUOTE_EXECUTION_FAILED', 'USER_CANCELLATION')],
+  ACCOUNT_CANNOT_RECEIVE: [fails('settlementDelayMs', 'ACCOUNT_CANNOT_RECEIVE', refunded('TRANSACTION_FAILED'))],
+  PAYOUT_RETURNED: [completes('settlementDelayMs'), fails('returnDelayMs', 'PAYOUT_RETURNED', refunded('TRANSACTION_FAILED', 'CREDIT_REFUND'))],
+  USER_CANCELLATION: [fails('settlementDelayMs', 'QUOTE_EXECUTION_FAILED', refunded('USER_CANCELLATION'))],
   REFUND_FAILED: [
-    { after: 'settlementDelayMs', status: 'FAILED', failureReason: 'QUOTE_EXECUTION_FAILED', funds: 'SETTLE_HOLD_UNREFUNDED', refund: { status: 'FAILED', reason: 'TRANSACTION_FAILED' } },
+    fails('settlementDelayMs', 'QUOTE_EXECUTION_FAILED', { status: 'FAILED', reason: 'TRANSACTION_FAILED', funds: 'SETTLE_HOLD_UNREFUNDED' }),
   ],
   UMA_PENDING_LONG: [completes('longPaymentDelayMs')],
-  UMA_COMPLIANCE_REJECTED: [failsRefunded('COMPLIANCE_REJECTED')],
+  UMA_COMPLIANCE_REJECTED: [fails('settlementDelayMs', 'COMPLIANCE_REJECTED', refunded('TRANSACTION_FAILED'))],
 });
 
 /** DECISIONS.md section 5: quote outcomes by identifier suffix. Every other suffix succeeds. */
@@ -143,6 +151,8 @@ export interface TimedSettlementStep extends QuoteSettlementStep {
   delayMs: number;
   /** Delay before this step, from execute (or from funding, for REALTIME_FUNDING quotes). */
   atMs: number;
+  /** The refund with the delay from the failure to its end (`refundDelayMs`). */
+  refund: (ScenarioRefund & { delayMs: number }) | null;
 }
 
 /** The scenario's steps with the configured delays filled in. */
@@ -151,6 +161,6 @@ export function settlementSchedule(scenario: QuoteScenario, timing: SandboxTimin
   return scenario.steps.map((step) => {
     const delayMs = timing[step.after];
     atMs += delayMs;
-    return { ...step, delayMs, atMs };
+    return { ...step, delayMs, atMs, refund: step.refund && { ...step.refund, delayMs: timing.refundDelayMs } };
   });
 }

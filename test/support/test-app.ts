@@ -68,6 +68,7 @@ export const FAST_SANDBOX_ENV: Record<string, string> = {
   SANDBOX_SLOW_FAILURE_DELAY_MS: '1000',
   SANDBOX_BENEFICIARY_CHECK_DELAY_MS: '500',
   SANDBOX_RETURN_DELAY_MS: '300',
+  SANDBOX_REFUND_DELAY_MS: '200',
 };
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {

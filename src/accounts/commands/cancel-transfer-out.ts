@@ -3,7 +3,8 @@ import { CommandStore } from '../../infra/commands/command-store';
 import { DomainError } from '../../infra/domain/domain-error';
 import { streamNameFor } from '../../infra/ids';
 import { TransactionState } from '../domain/transaction/transaction.decider';
-import { TransactionEvent, USER_CANCELLATION } from '../domain/transaction/transaction.events';
+import { USER_CANCELLATION } from '../domain/transaction/refund';
+import { TransactionEvent } from '../domain/transaction/transaction.events';
 import { AccountsLedger } from '../ledger/accounts-ledger';
 import { WireTransaction } from '../queries/transaction-wire';
 import { TRANSFER_STREAM } from '../streams';
@@ -24,12 +25,13 @@ export class CancelTransferOut extends Command<WireTransaction> {
 }
 
 /**
- * The ledger decides the race with the settlement: the hold is either settled (the money left:
- * 409 TRANSACTION_NOT_CANCELLABLE) or released, never both. The release and `TransferOutCancelled`
- * are one commit at the revision the decision read, so a settlement that moved the transfer first
- * makes the cancel decide again. A hold already released (a failing settlement between its release
- * and its record) is the cancellation's refund too: whichever record lands first is the outcome,
- * and the other writer re-reads it. The settlement re-reads the transfer when its hold is gone.
+ * The ledger decides the race with a completing settlement: the hold is either settled (the money
+ * left: 409 TRANSACTION_NOT_CANCELLABLE) or released, never both. The release, `TransferOutCancelled`
+ * and its refund's `TransferOutRefundCompleted` are one commit at the revision the decision read,
+ * so a settlement that recorded first (a completion, or a failure, which keeps the hold for its
+ * own refund) makes the cancel decide again: 409. The settlement re-reads the transfer when its
+ * hold is gone and finds it cancelled. On an event store without multi-stream commits the release
+ * comes first; a failure recorded meanwhile wins, and its refund finds the hold back already.
  */
 @CommandHandler(CancelTransferOut)
 export class CancelTransferOutHandler implements ICommandHandler<CancelTransferOut, WireTransaction> {

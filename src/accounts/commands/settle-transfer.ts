@@ -11,7 +11,11 @@ import { MAX_STEP_ATTEMPTS, appendTransferStep } from './transfer-steps';
 /** A transfer past its request (settled only while PENDING). */
 type PendingTransfer = Exclude<TransactionState, { status: 'none' }>;
 
-/** Settles a PENDING transfer; a task sends it (SETTLE_TRANSFER_TASK), scheduled by the `transfer-process` reactor. */
+/**
+ * Settles a PENDING transfer, or completes the refund a failed or cancelled one started; a task
+ * sends it (SETTLE_TRANSFER_TASK), scheduled by the `transfer-process` reactor: after the
+ * scenario's delay, and `refundDelayMs` after a failure.
+ */
 export class SettleTransfer extends Command<void> {
   constructor(readonly transactionId: string) {
     super();
@@ -20,10 +24,13 @@ export class SettleTransfer extends Command<void> {
 
 /**
  * By the sandbox scenario of the counterparty: a transfer-out's hold leaves the account
- * (completed) or returns to it (failed, a refund); a transfer-in is credited (completed) or not
- * (failed). Runs at least once: every round re-reads the transaction and stops once it is no
- * longer PENDING (a cancelled transfer is not); the ledger steps are idempotent, and the ledger
- * refuses to settle a hold a cancellation released.
+ * (completed), or the transfer-out fails with its refund PENDING, the hold kept until the refund
+ * task gives it back (the refund COMPLETED: transfer refunds never fail in the sandbox); a
+ * transfer-in is credited (completed) or not (failed). Runs at least once: every round re-reads
+ * the transaction and stops once there is nothing left to do; the ledger steps are idempotent,
+ * and the ledger refuses to settle a hold a cancellation released. A settlement task that runs
+ * again after recording a failure (a crash before its job was acknowledged) completes the refund
+ * early: harmless, the delay only paces the sandbox.
  */
 @CommandHandler(SettleTransfer)
 export class SettleTransferHandler implements ICommandHandler<SettleTransfer, void> {
@@ -34,15 +41,29 @@ export class SettleTransferHandler implements ICommandHandler<SettleTransfer, vo
 
   async execute({ transactionId }: SettleTransfer): Promise<void> {
     const stream = streamNameFor(transactionId);
+    // What this run is for, from its first read: the settlement, or else the refund a failure started.
+    let refunding: boolean | null = null;
     for (let attempt = 1; attempt <= MAX_STEP_ATTEMPTS; attempt++) {
       const loaded = await this.commands.load(TRANSFER_STREAM, stream);
       const { state } = loaded;
-      if (state.status !== 'PENDING') return;
-      const command = state.kind === 'TRANSFER_OUT' ? await this.settleOut(transactionId, state) : await this.settleIn(transactionId, state);
+      if (state.status === 'none') return;
+      refunding ??= state.status !== 'PENDING';
+      if (refunding ? state.refundStatus !== 'PENDING' : state.status !== 'PENDING') return;
+      const command = refunding ? await this.refund(transactionId, state) : await this.settle(transactionId, state);
       // null: a cancellation took the hold back first; the next round reads it recorded.
       if (command) await appendTransferStep(this.commands, stream, loaded, command);
     }
     throw new DomainError('CONFLICT', 'The transfer was changed concurrently; the settlement will be retried');
+  }
+
+  private settle(transactionId: string, state: PendingTransfer): Promise<TransactionCommand | null> {
+    return state.kind === 'TRANSFER_OUT' ? this.settleOut(transactionId, state) : this.settleIn(transactionId, state);
+  }
+
+  /** The hold goes back to the account (a no-op when it is back already), then the refund is COMPLETED. */
+  private async refund(transactionId: string, state: PendingTransfer): Promise<TransactionCommand> {
+    await this.ledger.releaseHold({ platformId: state.platformId, accountId: state.sourceAccountId, holdId: state.holdId ?? transactionId, reason: 'TRANSFER_FAILED' });
+    return { type: 'CompleteRefund', now: new Date().toISOString() };
   }
 
   private async settleOut(transactionId: string, state: PendingTransfer): Promise<TransactionCommand | null> {
@@ -58,20 +79,13 @@ export class SettleTransferHandler implements ICommandHandler<SettleTransfer, vo
       }
       return { type: 'CompleteTransfer', now };
     }
-    const failureReason = scenario.failureReason ?? 'BANK_REJECTED';
-    await this.ledger.releaseHold({ ...hold, reason: failureReason });
-    return {
-      type: 'FailTransfer',
-      failureReason,
-      refund: { reference: `${transactionId}:refund`, initiatedAt: now, settledAt: now, status: 'COMPLETED', reason: failureReason },
-      now,
-    };
+    return { type: 'FailTransfer', failureReason: scenario.failureReason ?? 'BANK_REJECTED', now };
   }
 
   private async settleIn(transactionId: string, state: PendingTransfer): Promise<TransactionCommand> {
     const scenario = transferScenario(state.counterpartySuffix);
     const now = new Date().toISOString();
-    if (scenario.outcome !== 'COMPLETED') return { type: 'FailTransfer', failureReason: scenario.failureReason ?? 'BANK_REJECTED', refund: null, now };
+    if (scenario.outcome !== 'COMPLETED') return { type: 'FailTransfer', failureReason: scenario.failureReason ?? 'BANK_REJECTED', now };
     try {
       await this.ledger.credit({
         platformId: state.platformId,
@@ -84,7 +98,7 @@ export class SettleTransferHandler implements ICommandHandler<SettleTransfer, vo
       return { type: 'CompleteTransfer', now };
     } catch (error) {
       if (!(error instanceof DomainError) || error.code !== 'AMOUNT_OUT_OF_RANGE') throw error;
-      return { type: 'FailTransfer', failureReason: 'AMOUNT_OUT_OF_RANGE', refund: null, now };
+      return { type: 'FailTransfer', failureReason: 'AMOUNT_OUT_OF_RANGE', now };
     }
   }
 }

@@ -1,4 +1,5 @@
 import { currency } from '../../shared/currencies';
+import { Refund, completedRefund } from '../domain/transaction/refund';
 import { TransactionEvent, TransferParties } from '../domain/transaction/transaction.events';
 import { TransactionRow, TransactionView, TransactionViewReducer } from './transaction.view';
 
@@ -60,6 +61,12 @@ export const TRANSFER_TRANSACTION_REDUCERS: Record<string, TransactionViewReduce
   TransferOutCancelled: (current, event) => {
     const data = event.data as Data<'TransferOutCancelled'>;
     return update(current, { status: 'FAILED', failureReason: data.refund.reason, refund: data.refund, updatedAt: data.cancelledAt });
+  },
+  // The refund's end moves only the refund: the transfer stays FAILED (never REFUNDED).
+  TransferOutRefundCompleted: (current, event) => {
+    const { settledAt } = event.data as Data<'TransferOutRefundCompleted'>;
+    const refund = current?.view.refund;
+    return refund ? update(current, { refund: completedRefund(refund as Refund, settledAt), updatedAt: settledAt }) : current;
   },
   TransferReceiptConfirmed: (current, event) => {
     const data = event.data as Data<'TransferReceiptConfirmed'>;

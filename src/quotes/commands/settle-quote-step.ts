@@ -2,10 +2,10 @@ import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AccountsLedger } from '../../accounts';
 import { DomainError } from '../../infra/domain/domain-error';
 import { ConcurrencyError } from '../../infra/event-store/event-store.port';
-import { streamNameFor } from '../../infra/ids';
 import { TimedSettlementStep } from '../../sandbox';
 import { CompletedQuote, ProcessingQuote, QuoteCommand } from '../domain/quote/quote.decider';
 import { QuoteStore } from '../quote-store';
+import { commitWithHoldMovement } from '../settlement/quote-hold-commit';
 import { QuoteSettlementSchedule } from '../settlement/quote-settlement-schedule';
 import { NotDueYetError } from './expire-quote';
 
@@ -25,11 +25,12 @@ export class SettleQuoteStep extends Command<void> {
 }
 
 /**
- * The sandbox settlement steps (quote-scenarios.ts) with their ledger movements. A step that only
- * settles or releases the source account's hold commits the movement and the quote event together
+ * The sandbox settlement steps (quote-scenarios.ts) with their ledger movements. A completion
+ * that only settles the source account's hold commits the movement and the quote event together
  * (see `settleAtomically`); otherwise a step moves money first (idempotent by hold or movement
  * id), then records the quote event at the revision it read, and a crash in between repeats the
- * movement as a no-op. A ledger step and the quote's event are a process across two streams, so
+ * movement as a no-op. A failure moves nothing: it starts the refund (PENDING) that
+ * SettleQuoteRefund ends `refundDelayMs` later, moving the money then. A ledger step and the quote's event are a process across two streams, so
  * the round loop stays here; every append goes through QuoteStore (or the ledger's atomic step
  * with the quote's events decided by QuoteStore).
  */
@@ -78,11 +79,9 @@ export class SettleQuoteStepHandler implements ICommandHandler<SettleQuoteStep, 
   }
 
   /**
-   * A step that moves money on the source account only (its hold settled or released) records
-   * the movement and the quote's step in one commit, when the quote is as this process knows it
-   * and the account accepts the movement. Otherwise nothing is written: `sequential` (a credit to
-   * another account, a repeat or a refusal: the movement-then-record path settles it) or
-   * `conflict` (the quote moved: read it again).
+   * A completion that only settles the source account's hold (no internal destination to credit)
+   * records the movement and the quote's step in one commit (commitWithHoldMovement). A failure
+   * moves nothing (its refund does, later) and a credit touches another account: `sequential`.
    */
   private async settleAtomically(
     state: ProcessingQuote | CompletedQuote,
@@ -90,87 +89,39 @@ export class SettleQuoteStepHandler implements ICommandHandler<SettleQuoteStep, 
     step: number,
     planned: TimedSettlementStep,
   ): Promise<'settled' | 'sequential' | 'conflict'> {
-    const accountId = state.funding.sourceAccountId;
-    const sourceOnly =
-      (planned.funds === 'SETTLE_HOLD' && !state.funding.destinationInternalAccountId) ||
-      planned.funds === 'SETTLE_HOLD_UNREFUNDED' ||
-      planned.funds === 'RELEASE_HOLD';
-    if (!this.ledger.supportsAtomicSteps || !sourceOnly || !accountId || !state.execution || revision === 'no_stream') return 'sequential';
-    const now = new Date().toISOString();
-    let decided: ReturnType<QuoteStore['decideAll']>;
-    try {
-      decided = this.store.decideAll(state, [settlementCommand(step, planned, now)]);
-    } catch (error) {
-      if (error instanceof DomainError) return 'sequential';
-      throw error;
-    }
-    if (decided.events.length === 0) return 'sequential';
-    const hold = { platformId: state.platformId, accountId, holdId: state.execution.holdId, now };
-    const companion = { streamName: streamNameFor(state.quoteId), events: decided.events, expectedRevision: revision };
-    const outcome =
-      planned.funds === 'RELEASE_HOLD'
-        ? await this.ledger.releaseHoldWith({ ...hold, reason: planned.failureReason ?? 'QUOTE_FAILED' }, companion)
-        : await this.ledger.settleHoldWith(hold, companion);
-    if (outcome.kind === 'applied') {
-      this.store.recordAppended(decided.state, outcome.companion.nextExpectedRevision);
-      return 'settled';
-    }
-    if (outcome.reason !== 'COMPANION_CONFLICT') return 'sequential';
-    this.store.forget(state.quoteId);
-    return 'conflict';
+    if (planned.funds !== 'SETTLE_HOLD' || state.funding.destinationInternalAccountId) return 'sequential';
+    return commitWithHoldMovement(this.store, this.ledger, { state, revision }, settlementCommand(step, planned, new Date().toISOString()), { kind: 'SETTLE' });
   }
 
   /**
-   * The ledger movement of a step (quote-scenarios.ts ScenarioFundsMovement), by deterministic
-   * ids: the attempt's hold, `<transactionId>:payout` for a credit to an internal destination,
-   * `<transactionId>:refund` for a refund after a return. REALTIME_FUNDING quotes hold nothing;
-   * only their credit to an internal destination touches the ledger.
+   * The ledger movement of a completion (quote-scenarios.ts ScenarioStepFunds), by deterministic
+   * ids: the attempt's hold, `<transactionId>:payout` for a credit to an internal destination.
+   * REALTIME_FUNDING quotes hold nothing; only their credit to an internal destination touches
+   * the ledger. A failure moves nothing.
    */
   private async moveFunds(state: ProcessingQuote | CompletedQuote, step: TimedSettlementStep): Promise<void> {
-    const source = state.funding.sourceAccountId && state.execution
-      ? { platformId: state.platformId, accountId: state.funding.sourceAccountId, holdId: state.execution.holdId }
-      : null;
-    switch (step.funds) {
-      case 'SETTLE_HOLD':
-        if (source) await this.ledger.settleHold(source);
-        if (state.funding.destinationInternalAccountId) {
-          await this.ledger.credit({
-            platformId: state.platformId,
-            accountId: state.funding.destinationInternalAccountId,
-            movementId: `${state.transactionId}:payout`,
-            amount: state.totalReceivingAmount,
-            reason: 'QUOTE_PAYOUT',
-            reference: state.transactionId,
-          });
-        }
-        return;
-      case 'SETTLE_HOLD_UNREFUNDED':
-        if (source) await this.ledger.settleHold(source);
-        return;
-      case 'RELEASE_HOLD':
-        if (source) await this.ledger.releaseHold({ ...source, reason: step.failureReason ?? 'QUOTE_FAILED' });
-        return;
-      case 'CREDIT_REFUND':
-        if (source) {
-          await this.ledger.credit({
-            platformId: state.platformId,
-            accountId: source.accountId,
-            movementId: `${state.transactionId}:refund`,
-            amount: state.totalSendingAmount,
-            reason: 'QUOTE_REFUND',
-            reference: state.transactionId,
-          });
-        }
-        return;
+    if (step.funds !== 'SETTLE_HOLD') return;
+    if (state.funding.sourceAccountId && state.execution) {
+      await this.ledger.settleHold({ platformId: state.platformId, accountId: state.funding.sourceAccountId, holdId: state.execution.holdId });
+    }
+    if (state.funding.destinationInternalAccountId) {
+      await this.ledger.credit({
+        platformId: state.platformId,
+        accountId: state.funding.destinationInternalAccountId,
+        movementId: `${state.transactionId}:payout`,
+        amount: state.totalReceivingAmount,
+        reason: 'QUOTE_PAYOUT',
+        reference: state.transactionId,
+      });
     }
   }
 }
 
-function settlementCommand(step: number, planned: TimedSettlementStep, now: string): QuoteCommand {
+function settlementCommand(step: number, planned: TimedSettlementStep, now: string): QuoteCommand & { now: string } {
   return {
     type: 'ApplySettlementStep',
     step,
-    outcome: { status: planned.status, failureReason: planned.failureReason, refund: planned.refund },
+    outcome: { status: planned.status, failureReason: planned.failureReason, refund: planned.refund && { reason: planned.refund.reason } },
     now,
   };
 }

@@ -7,7 +7,9 @@ import { wirePaymentRail } from '../pricing/rails';
 /**
  * The quote events' contribution to the `transactions` view (DECISIONS.md section 2): each quote
  * is an OUTGOING, DEBIT transaction from its creation (PENDING) to PROCESSING, COMPLETED, FAILED
- * (with its refund) or EXPIRED, in the same shape as the transfers' transactions.
+ * (with its refund) or EXPIRED, in the same shape as the transfers' transactions. The refund's
+ * end changes only the refund: the transaction stays FAILED (as the reference's refund webhooks
+ * show it), never REFUNDED.
  */
 type Data<T extends QuoteEvent['type']> = Extract<QuoteEvent, { type: T }>['data'];
 
@@ -100,11 +102,25 @@ export const QUOTE_TRANSACTION_REDUCERS: Record<string, TransactionViewReducer> 
       : null;
     return update(current, { status: 'FAILED', failureReason: failureReasonOf(data.failureReason), refund, updatedAt: data.failedAt });
   },
+  QuoteRefundCompleted: (current, event) => {
+    const { settledAt } = event.data as Data<'QuoteRefundCompleted'>;
+    return endRefund(current, { status: 'COMPLETED', settledAt }, settledAt);
+  },
+  QuoteRefundFailed: (current, event) => {
+    const { failedAt } = event.data as Data<'QuoteRefundFailed'>;
+    return endRefund(current, { status: 'FAILED' }, failedAt);
+  },
   QuoteReceiptConfirmed: (current, event) => {
     const data = event.data as Data<'QuoteReceiptConfirmed'>;
     return update(current, { receiptDeliveryConfirmedAt: data.receiptDeliveryConfirmedAt, updatedAt: data.confirmedAt });
   },
 };
+
+/** The refund's end: its status (and `settledAt` when the money came back), keeping its key order. */
+function endRefund(current: TransactionRow | null, changes: { status: string; settledAt?: string }, at: string): TransactionRow | null {
+  const refund = current?.view.refund;
+  return refund ? update(current, { refund: { ...refund, ...changes }, updatedAt: at }) : current;
+}
 
 /** A stored failure reason under the contract's name (older quotes stored two of their own). */
 function failureReasonOf(stored: string): string {

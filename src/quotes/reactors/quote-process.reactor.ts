@@ -2,7 +2,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { RecordedEvent } from '../../infra/event-store/event-store.port';
 import { Reactor } from '../../infra/projections/projection';
 import { TaskScheduler } from '../../infra/queue/task-scheduler';
-import { QuoteCompleted, QuoteCreated, QuoteExecutionRejected, QuoteExecutionRequested } from '../domain/quote/quote.events';
+import { QuoteCompleted, QuoteCreated, QuoteExecutionRejected, QuoteExecutionRequested, QuoteFailed } from '../domain/quote/quote.events';
 import { ExistingQuote } from '../domain/quote/quote.decider';
 import { VoidRejectedQuoteHold } from '../commands/void-rejected-quote-hold';
 import { QuoteStore } from '../quote-store';
@@ -11,6 +11,7 @@ import { QuoteSettlementSchedule } from '../settlement/quote-settlement-schedule
 export const EXPIRE_QUOTE_TASK = 'quote.expire';
 export const SETTLE_QUOTE_TASK = 'quote.settle';
 export const RESUME_EXECUTION_TASK = 'quote.resume-execution';
+export const SETTLE_QUOTE_REFUND_TASK = 'quote.settle-refund';
 
 /**
  * How long an execute request has to finish its own steps before the resume task looks at it.
@@ -19,7 +20,7 @@ export const RESUME_EXECUTION_TASK = 'quote.resume-execution';
  */
 export const RESUME_EXECUTION_AFTER_MS = 1000;
 
-const HANDLED = ['QuoteCreated', 'QuoteExecutionRequested', 'QuoteExecutionRejected', 'QuoteFundsHeld', 'QuoteFunded', 'QuoteCompleted'];
+const HANDLED = ['QuoteCreated', 'QuoteExecutionRequested', 'QuoteExecutionRejected', 'QuoteFundsHeld', 'QuoteFunded', 'QuoteCompleted', 'QuoteFailed'];
 const KNOWN_QUOTES_LIMIT = 20_000;
 
 type Ref = { quoteId: string; platformId: string };
@@ -36,7 +37,9 @@ type Settling = Pick<ExistingQuote, 'funding' | 'expiresAt'>;
  *   and check expiry again (the quote is PENDING once more, maybe past `expiresAt`);
  * - `QuoteFundsHeld`, `QuoteFunded`: the first settlement step after its sandbox delay; the
  *   expiry task (a PROCESSING quote never expires) and the resume task are dropped;
- * - `QuoteCompleted`: the next step, when the scenario has one (the return of suffix 005).
+ * - `QuoteCompleted`: the next step, when the scenario has one (the return of suffix 005);
+ * - `QuoteFailed` with its refund PENDING: the refund's end (SettleQuoteRefund) `refundDelayMs`
+ *   after the failure. A cancellation's refund ends in the cancellation's commit: nothing to schedule.
  * It works a read batch at a time: a resume task is not needed when the same batch already holds
  * the attempt's outcome, nor an expiry for a quote the batch shows executed. Scenarios come from
  * the QuoteCreated events it has seen, or the stream.
@@ -122,6 +125,15 @@ export function quoteProcessReactor(
           }
           const next = schedule.stepsFor(quote.funding)[step];
           if (next) scheduled.push(task(SETTLE_QUOTE_TASK, event, `settle:${step}`, next.delayMs, { step }));
+          break;
+        }
+        case 'QuoteFailed': {
+          const data = event.data as QuoteFailed['data'];
+          // Failures recorded before refunds had their own events carry it ended already.
+          if (data.refund?.status !== 'PENDING' || data.cancellation) break;
+          const quote = await quoteFor(data.quoteId);
+          const refund = quote && schedule.refundFor({ funding: quote.funding, stepsApplied: data.step + 1 });
+          if (refund) scheduled.push(task(SETTLE_QUOTE_REFUND_TASK, event, 'refund', Date.parse(data.failedAt) + refund.delayMs - Date.now()));
           break;
         }
       }

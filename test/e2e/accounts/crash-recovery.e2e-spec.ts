@@ -94,6 +94,45 @@ describe('multi-stream steps survive a request dying half way', () => {
     expect([account.balance.amount, account.totalBalance.amount]).toEqual([3_800, 3_800]);
   });
 
+  it('a transfer-out failed with its refund PENDING by a process that died then: the refund completes, the hold given back once', async () => {
+    const customer = await createIndividual(testApp.platform.api);
+    const { USD } = await accountsByCurrency(testApp.platform.api, customer.id);
+    await fund(testApp.platform.api, USD.id, 5_000);
+    const external = await createUsdExternalAccount(testApp.platform.api, customer.id, '004');
+    const transactionId = newId('Transaction');
+    const ref = { transactionId, platformId: testApp.platform.platformId };
+    const at = new Date().toISOString();
+    await testApp.app.get(AccountsLedger).hold({ platformId: ref.platformId, accountId: USD.id, holdId: transactionId, amount: 1_200, reference: transactionId });
+    await events.append(
+      streamNameFor(transactionId),
+      [
+        {
+          type: 'TransferOutRequested',
+          data: {
+            ...ref, customerId: customer.id, platformCustomerId: customer.platformCustomerId, sourceAccountId: USD.id, destinationAccountId: external.id,
+            paymentRail: 'ACH', currency: 'USD', amount: 1_200, counterpartySuffix: '004', requestedAt: at,
+          },
+        },
+        { type: 'TransferOutFundsHeld', data: { ...ref, holdId: transactionId, heldAt: at } },
+        {
+          type: 'TransferOutFailed',
+          data: { ...ref, failureReason: 'BANK_REJECTED', failedAt: at, refund: { reference: `${transactionId}:refund`, initiatedAt: at, settledAt: null, status: 'PENDING', reason: 'BANK_REJECTED' } },
+        },
+      ],
+      'no_stream',
+      platformMetadata(),
+    );
+    const refunded = await eventually(async () => {
+      const response = await testApp.platform.api.get(`/transactions/${transactionId}`);
+      return response.status === 200 && response.body.refund?.status === 'COMPLETED' && response.body;
+    });
+    expect(refunded).toMatchObject({ status: 'FAILED', failureReason: 'ACCOUNT_CANNOT_RECEIVE', refund: { initiatedAt: at, settledAt: expect.any(String) } });
+    const account = (await testApp.platform.api.get(`/internal-accounts/${USD.id}`).expect(200)).body;
+    expect([account.balance.amount, account.totalBalance.amount]).toEqual([5_000, 5_000]);
+    const ledger = await events.readStream(streamNameFor(USD.id));
+    expect(ledger.filter((event) => event.type === 'HoldReleased')).toHaveLength(1);
+  });
+
   it('a transfer-out recorded for more than the balance is rejected by the reactor, holding nothing', async () => {
     const customer = await createIndividual(testApp.platform.api);
     const { USD } = await accountsByCurrency(testApp.platform.api, customer.id);

@@ -15,10 +15,20 @@ const cancelledShape = (transactionId: string) => ({
   updatedAt: expect.any(String),
 });
 
+/** The payment as the cancellation's first event left it: FAILED, its refund started (PENDING, not settled). */
+const refundStarted = (cancelled: any) => {
+  const { settledAt: _settledAt, ...refund } = cancelled.refund;
+  return { ...cancelled, refund: { ...refund, status: 'PENDING' } };
+};
+
+const REFUND_WEBHOOKS = ['OUTGOING_PAYMENT.FAILED', 'OUTGOING_PAYMENT.REFUND_PENDING', 'OUTGOING_PAYMENT.REFUND_COMPLETED'];
+
 /**
  * `POST /transactions/{id}/cancel` (a bank transfer before it settles) and `/confirm` (receipt
- * delivery). Settlement never runs on its own here (a one-minute sandbox delay): each test sends
- * the settlement command itself, before, after or at the same time as the cancel.
+ * delivery). Settlement never runs on its own here (one-minute sandbox delays): each test sends
+ * the settlement command itself, before, after or at the same time as the cancel. A cancellation
+ * starts and completes its refund in one commit: FAILED, REFUND_PENDING and REFUND_COMPLETED, in
+ * that order (one delivery slot per platform here).
  */
 describe('transactions: cancel and confirm', () => {
   let testApp: TestApp;
@@ -26,7 +36,7 @@ describe('transactions: cancel and confirm', () => {
   let commandBus: CommandBus;
 
   beforeAll(async () => {
-    testApp = await startTestApp({ env: { SANDBOX_SETTLEMENT_DELAY_MS: '60000' } });
+    testApp = await startTestApp({ env: { SANDBOX_SETTLEMENT_DELAY_MS: '60000', SANDBOX_SLOW_FAILURE_DELAY_MS: '60000', WEBHOOK_PLATFORM_CONCURRENCY: '1' } });
     receiver = await WebhookReceiver.forPlatform(testApp.platform.api);
     commandBus = testApp.app.get(CommandBus);
   });
@@ -45,19 +55,19 @@ describe('transactions: cancel and confirm', () => {
       () => commandBus.execute(command),
     );
 
-  /** A PENDING ACH transfer-out of 4,000 from a USD account funded with 10,000. */
-  async function pendingTransferOut(): Promise<{ owner: FundedCustomer; transaction: any }> {
+  /** A PENDING ACH transfer-out of 4,000 from a USD account funded with 10,000 (to a failing account with suffix 005). */
+  async function pendingTransferOut(suffix = '789'): Promise<{ owner: FundedCustomer; transaction: any }> {
     const owner = await fundedCustomer(api(), 10_000);
-    const external = await createUsdExternalAccount(api(), owner.customer.id, '789');
+    const external = await createUsdExternalAccount(api(), owner.customer.id, suffix);
     const transaction = (await api().post('/transfer-out').send({ source: { accountId: owner.usd.id }, destination: { accountId: external.id, paymentRail: 'ACH' }, amount: 4_000 }).expect(201)).body;
     expect(await balances(api(), owner.usd.id)).toEqual({ available: 6_000, total: 10_000 });
     return { owner, transaction };
   }
 
-  /** A PROCESSING ACH payment of 4,000 behind a quote, from a USD account funded with 10,000. */
-  async function processingQuotePayment(): Promise<{ owner: FundedCustomer; quote: any }> {
+  /** A PROCESSING ACH payment of 4,000 behind a quote, from a USD account funded with 10,000 (a failing payout with suffix 002). */
+  async function processingQuotePayment(suffix = '789'): Promise<{ owner: FundedCustomer; quote: any }> {
     const owner = await fundedCustomer(api(), 10_000);
-    const quote = await quoteToSuffix(api(), owner, '789', 4_000);
+    const quote = await quoteToSuffix(api(), owner, suffix, 4_000);
     expect((await api().post(`/quotes/${quote.id}/execute`).expect(200)).body.status).toBe('PROCESSING');
     return { owner, quote };
   }
@@ -65,22 +75,35 @@ describe('transactions: cancel and confirm', () => {
   const history = async (resourceId: string) =>
     (await api().get('/audit/events').query({ resourceId }).expect(200)).body.data.map((entry: { type: string }) => entry.type);
 
-  it('cancels a pending ACH transfer-out: FAILED with its refund, the balance restored exactly, the webhook and the audit event', async () => {
+  /** The payment's webhooks once `count` arrived, in arrival order (signatures checked). */
+  const webhooksOf = async (transactionId: string, count: number) => {
+    const mine = () => receiver.received.filter((entry) => entry.body.data?.id === transactionId);
+    await eventually(async () => mine().length >= count);
+    for (const entry of mine()) expect(entry.signatureValid).toBe(true);
+    return mine().map((entry) => ({ type: entry.body.type, data: entry.body.data }));
+  };
+
+  it('cancels a pending ACH transfer-out: FAILED with its refund completed, the balance restored exactly, the webhooks and the audit events', async () => {
     const { owner, transaction } = await pendingTransferOut();
     const cancelled = await api().post(`/transactions/${transaction.id}/cancel`).send({ reason: 'REQUESTED_AFTER_HOURS' }).expect(200);
     expect(cancelled.body).toEqual({ ...transaction, ...cancelledShape(transaction.id) });
+    expect(cancelled.body.refund.settledAt).toBe(cancelled.body.refund.initiatedAt);
     expect((await api().get(`/transactions/${transaction.id}`).expect(200)).body).toEqual(cancelled.body);
     expect(await balances(api(), owner.usd.id)).toEqual({ available: 10_000, total: 10_000 });
-    const webhook = await receiver.waitFor((entry) => entry.body.type === 'OUTGOING_PAYMENT.FAILED' && entry.body.data.id === transaction.id);
-    expect(webhook.body.data).toEqual(cancelled.body);
-    expect(webhook.signatureValid).toBe(true);
-    expect(await history(transaction.id)).toEqual(['TransferOutRequested', 'TransferOutFundsHeld', 'TransferOutCancelled']);
+    const started = refundStarted(cancelled.body);
+    expect(await webhooksOf(transaction.id, 4)).toEqual([
+      { type: 'OUTGOING_PAYMENT.PENDING', data: transaction },
+      { type: 'OUTGOING_PAYMENT.FAILED', data: started },
+      { type: 'OUTGOING_PAYMENT.REFUND_PENDING', data: started },
+      { type: 'OUTGOING_PAYMENT.REFUND_COMPLETED', data: cancelled.body },
+    ]);
+    expect(await history(transaction.id)).toEqual(['TransferOutRequested', 'TransferOutFundsHeld', 'TransferOutCancelled', 'TransferOutRefundCompleted']);
 
     // The settlement that was scheduled finds it cancelled; a repeated cancel answers it as it is.
     await settle(new SettleTransfer(transaction.id));
     expect((await api().post(`/transactions/${transaction.id}/cancel`).expect(200)).body).toEqual(cancelled.body);
     expect(await balances(api(), owner.usd.id)).toEqual({ available: 10_000, total: 10_000 });
-    expect(await history(transaction.id)).toHaveLength(3);
+    expect(await history(transaction.id)).toHaveLength(4);
     await assertLedgerInvariant(testApp.databaseUrl, api(), [owner.usd.id]);
   });
 
@@ -92,8 +115,13 @@ describe('transactions: cancel and confirm', () => {
     expect((await api().get(`/transactions/${quote.transactionId}`).expect(200)).body).toEqual(cancelled.body);
     expect((await api().get(`/quotes/${quote.id}`).expect(200)).body.status).toBe('FAILED');
     expect(await balances(api(), owner.usd.id)).toEqual({ available: 10_000, total: 10_000 });
-    const webhook = await receiver.waitFor((entry) => entry.body.type === 'OUTGOING_PAYMENT.FAILED' && entry.body.data.id === quote.transactionId);
-    expect(webhook.body.data).toEqual(cancelled.body);
+    const started = refundStarted(cancelled.body);
+    expect((await webhooksOf(quote.transactionId, 5)).slice(2)).toEqual([
+      { type: 'OUTGOING_PAYMENT.FAILED', data: started },
+      { type: 'OUTGOING_PAYMENT.REFUND_PENDING', data: started },
+      { type: 'OUTGOING_PAYMENT.REFUND_COMPLETED', data: cancelled.body },
+    ]);
+    expect(await history(quote.id)).toEqual(['QuoteCreated', 'QuoteExecutionRequested', 'QuoteFundsHeld', 'QuoteFailed', 'QuoteRefundCompleted']);
 
     await settle(new SettleQuoteStep(quote.id, 0));
     expect((await api().get(`/transactions/${quote.transactionId}`).expect(200)).body).toEqual(cancelled.body);
@@ -151,12 +179,12 @@ describe('transactions: cancel and confirm', () => {
       later(delayMs, () => settle(new SettleTransfer(transaction.id))),
     ]);
     await expectOneOutcome(cancel, transaction.id, owner);
-    // One outcome announced: PENDING, then COMPLETED or FAILED, never both.
-    const outcome = cancel.status === 200 ? 'OUTGOING_PAYMENT.FAILED' : 'OUTGOING_PAYMENT.COMPLETED';
-    await receiver.waitFor((entry) => entry.body.type === outcome && entry.body.data.id === transaction.id);
+    // One outcome announced: PENDING, then COMPLETED or FAILED with its refund, never both.
+    const outcome = cancel.status === 200 ? REFUND_WEBHOOKS : ['OUTGOING_PAYMENT.COMPLETED'];
+    await receiver.waitFor((entry) => entry.body.type === outcome[outcome.length - 1] && entry.body.data.id === transaction.id);
     await new Promise((resolve) => setTimeout(resolve, 200));
     const announced = receiver.received.filter((entry) => entry.body.data?.id === transaction.id).map((entry) => entry.body.type);
-    expect(announced.sort()).toEqual([outcome, 'OUTGOING_PAYMENT.PENDING'].sort());
+    expect(announced).toEqual(['OUTGOING_PAYMENT.PENDING', ...outcome]);
 
     const paid = await processingQuotePayment();
     const [quoteCancel] = await Promise.all([
@@ -165,6 +193,54 @@ describe('transactions: cancel and confirm', () => {
     ]);
     await expectOneOutcome(quoteCancel, paid.quote.transactionId, paid.owner);
   });
+
+  it('409 TRANSACTION_NOT_CANCELLABLE once failed (transfer and quote payment): the failure\'s own refund gives the hold back', async () => {
+    const { owner, transaction } = await pendingTransferOut('005');
+    await settle(new SettleTransfer(transaction.id));
+    await expectOneRefund(await api().post(`/transactions/${transaction.id}/cancel`).expect(409), transaction.id, owner);
+
+    const paid = await processingQuotePayment('002');
+    await settle(new SettleQuoteStep(paid.quote.id, 0));
+    await expectOneRefund(await api().post(`/transactions/${paid.quote.transactionId}/cancel`).expect(409), paid.quote.transactionId, paid.owner);
+  });
+
+  it.each([0, 10, 30, 60])('a cancel racing a failing settlement (settlement %i ms later): one refund, the hold back once', async (delayMs) => {
+    const { owner, transaction } = await pendingTransferOut('005');
+    const [cancel] = await Promise.all([
+      api().post(`/transactions/${transaction.id}/cancel`),
+      later(delayMs, () => settle(new SettleTransfer(transaction.id))),
+    ]);
+    await expectOneRefund(cancel, transaction.id, owner);
+
+    const paid = await processingQuotePayment('002');
+    const [quoteCancel] = await Promise.all([
+      api().post(`/transactions/${paid.quote.transactionId}/cancel`),
+      later(delayMs, () => settle(new SettleQuoteStep(paid.quote.id, 0))),
+    ]);
+    await expectOneRefund(quoteCancel, paid.quote.transactionId, paid.owner);
+  });
+
+  /**
+   * A cancel that won has its refund completed at once. One that lost (409) lost to the failure,
+   * which keeps the hold until its own refund completes (SANDBOX_REFUND_DELAY_MS later). Either
+   * way the hold comes back exactly once.
+   */
+  async function expectOneRefund(cancel: { status: number; body: any }, transactionId: string, owner: FundedCustomer): Promise<void> {
+    if (cancel.status === 200) {
+      expect(cancel.body.refund).toMatchObject({ status: 'COMPLETED', reason: 'USER_CANCELLATION' });
+    } else {
+      expect(cancel.body).toEqual({
+        status: 409, code: 'TRANSACTION_NOT_CANCELLABLE', message: expect.any(String), details: { reason: 'NOT_PENDING', status: 'FAILED' },
+      });
+      const refunded = await eventually(async () => {
+        const response = await api().get(`/transactions/${transactionId}`).expect(200);
+        return response.body.refund?.status === 'COMPLETED' && response.body;
+      });
+      expect(refunded.refund.reason).not.toBe('USER_CANCELLATION');
+    }
+    expect(await balances(api(), owner.usd.id)).toEqual({ available: 10_000, total: 10_000 });
+    await assertLedgerInvariant(testApp.databaseUrl, api(), [owner.usd.id]);
+  }
 
   /**
    * A cancel that won shows at once, refunded, the balance whole. One that lost (409) lost to a

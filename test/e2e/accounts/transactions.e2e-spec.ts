@@ -24,6 +24,8 @@ describe('transactions', () => {
       const pending = await testApp.platform.api.get('/transactions').query({ customerId: customer.id, status: 'PENDING' }).expect(200);
       return pending.body.totalCount === 0;
     });
+    // The failure's refund completes SANDBOX_REFUND_DELAY_MS after it: every view is final from then on.
+    await eventually(async () => (await testApp.platform.api.get(`/transactions/${ids.failed}`).expect(200)).body.refund?.status === 'COMPLETED');
   });
 
   afterAll(async () => {

@@ -92,6 +92,11 @@ describe('transfer concurrency and the ledger invariant', () => {
       const pending = await platform.api.get('/transactions').query({ status: 'PENDING', limit: 1 }).expect(200);
       return pending.body.totalCount === 0;
     }, 20_000);
+    // A failed transfer-out keeps its hold until its refund completes (SANDBOX_REFUND_DELAY_MS later).
+    await eventually(async () => {
+      const current = await Promise.all(accounts.map((account) => balances(account.id, platform.api)));
+      return current.every((balance) => balance.total === balance.available);
+    }, 10_000);
 
     const all: any[] = [];
     let cursor: string | undefined;

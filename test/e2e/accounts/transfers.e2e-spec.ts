@@ -33,6 +33,13 @@ describe('transfers', () => {
       return response.status === 200 && response.body.status !== 'PENDING' && response.body;
     });
 
+  /** The transaction once its refund has `status` (a failure starts it PENDING; it completes SANDBOX_REFUND_DELAY_MS later). */
+  const withRefund = (transactionId: string, status: string) =>
+    eventually(async () => {
+      const response = await testApp.platform.api.get(`/transactions/${transactionId}`);
+      return response.status === 200 && response.body.refund?.status === status && response.body;
+    });
+
   it('transfer-out: 201 PENDING with the funds held, then COMPLETED and the money gone', async () => {
     const { customer, usd } = await fundedCustomer();
     const external = await createUsdExternalAccount(testApp.platform.api, customer.id, '789');
@@ -78,7 +85,8 @@ describe('transfers', () => {
     expect(done.status).toBe('FAILED');
     // Our SETTLEMENT_TIMEOUT, in the reference's terms.
     expect(done.failureReason).toBe('QUOTE_EXECUTION_FAILED');
-    expect(done.refund).toMatchObject({ status: 'COMPLETED', reason: 'TIMEOUT' });
+    expect(done.refund).toMatchObject({ status: 'PENDING', reason: 'TIMEOUT' });
+    expect((await withRefund(response.body.id, 'COMPLETED')).refund).toMatchObject({ status: 'COMPLETED', reason: 'TIMEOUT' });
     expect(await balances(usd.id)).toEqual({ available: 10_000, total: 10_000 });
   });
 
@@ -87,23 +95,20 @@ describe('transfers', () => {
     ['002', 'QUOTE_EXECUTION_FAILED'],
     ['003', 'ACCOUNT_CANNOT_RECEIVE'],
     ['004', 'ACCOUNT_CANNOT_RECEIVE'],
-  ])('transfer-out to suffix %s fails at once with %s and refunds', async (suffix, failureReason) => {
+  ])('transfer-out to suffix %s fails at once with %s, its refund PENDING, then COMPLETED: the hold back', async (suffix, failureReason) => {
     const { customer, usd } = await fundedCustomer();
     const external = await createUsdExternalAccount(testApp.platform.api, customer.id, suffix);
     const response = await testApp.platform.api.post('/transfer-out').send({ source: { accountId: usd.id }, destination: { accountId: external.id }, amount: 1_000 }).expect(201);
     expect(response.body.status).toBe('PENDING');
+    const refund = { reference: `${response.body.id}:refund`, initiatedAt: expect.any(String), status: 'PENDING', reason: 'TRANSACTION_FAILED' };
     const done = await settled(response.body.id);
-    expect(done).toEqual(
-      expect.objectContaining({
-        status: 'FAILED',
-        failureReason,
-        refund: { reference: `${response.body.id}:refund`, initiatedAt: expect.any(String), settledAt: expect.any(String), status: 'COMPLETED', reason: 'TRANSACTION_FAILED' },
-      }),
-    );
+    expect(done).toEqual(expect.objectContaining({ status: 'FAILED', failureReason, refund: expect.objectContaining({ reference: refund.reference }) }));
     expect(done).not.toHaveProperty('settledAt');
+    const refunded = await withRefund(response.body.id, 'COMPLETED');
+    expect(refunded).toEqual({ ...done, refund: { ...refund, status: 'COMPLETED', settledAt: refunded.updatedAt }, updatedAt: expect.any(String) });
     expect(await balances(usd.id)).toEqual({ available: 10_000, total: 10_000 });
     const history = await testApp.platform.api.get('/audit/events').query({ resourceId: response.body.id }).expect(200);
-    expect(history.body.data.map((entry: { type: string }) => entry.type)).toEqual(['TransferOutRequested', 'TransferOutFundsHeld', 'TransferOutFailed']);
+    expect(history.body.data.map((entry: { type: string }) => entry.type)).toEqual(['TransferOutRequested', 'TransferOutFundsHeld', 'TransferOutFailed', 'TransferOutRefundCompleted']);
   });
 
   it('transfer-in: 201 PENDING, then COMPLETED and the account credited', async () => {

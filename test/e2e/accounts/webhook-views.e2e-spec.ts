@@ -62,4 +62,31 @@ describe('webhook views of customers, accounts and transfers', () => {
     const finalAccount = (await testApp.platform.api.get(`/internal-accounts/${approvedUsd.id}`).expect(200)).body;
     expect(onWire(accountWebhooks(sourceStream[3], sourceStream))).toEqual([{ type: 'INTERNAL_ACCOUNT.BALANCE_UPDATED', data: finalAccount }]);
   });
+
+  it('maps a failed transfer-out to FAILED and REFUND_PENDING (one event, keyed apart), its refund\'s end to REFUND_COMPLETED, each with the GET view of that moment', async () => {
+    const customer = await createIndividual(testApp.platform.api);
+    const usd = (await accountsByCurrency(testApp.platform.api, customer.id)).USD;
+    await fund(testApp.platform.api, usd.id, 1_000);
+    const rejecting = await createUsdExternalAccount(testApp.platform.api, customer.id, '004');
+    const out = (await testApp.platform.api.post('/transfer-out').send({ source: { accountId: usd.id }, destination: { accountId: rejecting.id }, amount: 400 }).expect(201)).body;
+    const failed = await eventually(async () => {
+      const response = await testApp.platform.api.get(`/transactions/${out.id}`).expect(200);
+      return response.body.status === 'FAILED' && response.body;
+    });
+    const refunded = await eventually(async () => {
+      const response = await testApp.platform.api.get(`/transactions/${out.id}`).expect(200);
+      return response.body.refund?.status === 'COMPLETED' && response.body;
+    });
+    const stream = await events.readStream(streamNameFor(out.id));
+    expect(stream.map((event) => event.type)).toEqual(['TransferOutRequested', 'TransferOutFundsHeld', 'TransferOutFailed', 'TransferOutRefundCompleted']);
+    const key = `${out.id}:refund`;
+    // GET may already show the refund completed when it first answers FAILED: compare with the refund as it started.
+    const started = { ...refunded, refund: { ...failed.refund, status: 'PENDING' }, updatedAt: refunded.refund.initiatedAt };
+    delete started.refund.settledAt;
+    expect(onWire(accountWebhooks(stream[2], stream.slice(0, 3)))).toEqual([
+      { type: 'OUTGOING_PAYMENT.FAILED', data: started },
+      { type: 'OUTGOING_PAYMENT.REFUND_PENDING', data: started, key },
+    ]);
+    expect(onWire(accountWebhooks(stream[3], stream))).toEqual([{ type: 'OUTGOING_PAYMENT.REFUND_COMPLETED', data: refunded, key }]);
+  });
 });

@@ -237,7 +237,12 @@ describe('faults: Postgres, Redis and the service killed under load', () => {
     expect(completed.length + failed.length).toBeGreaterThanOrEqual(executedOk);
 
     // Balances exact: the ledger's invariant over every account, no hold left, and each source
-    // account short by exactly what its completed quotes sent.
+    // account short by exactly what its completed quotes sent. A failed quote's hold comes back
+    // when its refund ends (SANDBOX_REFUND_DELAY_MS after the failure): wait for the last one.
+    await eventually(async () => {
+      const accounts = await Promise.all(pairs.map(async (pair) => (await api.get(`/internal-accounts/${pair.sourceAccountId}`).expect(200)).body));
+      return accounts.every((account) => account.balance.amount === account.totalBalance.amount);
+    }, RECOVERY_TIMEOUT_MS);
     await assertLedgerInvariant(databaseUrl, api, pairs.map((pair) => pair.sourceAccountId));
     for (const pair of pairs) {
       const account = (await api.get(`/internal-accounts/${pair.sourceAccountId}`).expect(200)).body;

@@ -2,7 +2,7 @@ import { RecordedEvent } from '../../../src/infra/event-store/event-store.port';
 import { EventStoreService } from '../../../src/infra/event-store/event-store.service';
 import { streamNameFor } from '../../../src/infra/ids';
 import { holdIdFor } from '../../../src/quotes/quote-store';
-import { TestApp, startTestApp } from '../../support/test-app';
+import { TestApp, eventually, startTestApp } from '../../support/test-app';
 import { accountQuoteBody, balances, fundedCustomer, quoteToSuffix, quoteWithStatus } from '../../support/quote-fixtures';
 
 /**
@@ -66,20 +66,25 @@ describe('quotes: execute and settlement in one commit', () => {
     expect(await balances(api(), owner.usd.id)).toEqual({ available: 20_000, total: 20_000 });
   });
 
-  it('a failure releases the hold with QuoteFailed in one commit; a failure without refund settles it in one commit', async () => {
+  it('a failure moves nothing; its refund releases the hold with QuoteRefundCompleted in one commit, a failed refund settles it with QuoteRefundFailed', async () => {
     const owner = await fundedCustomer(api(), 30_000);
     const failing = await quoteToSuffix(api(), owner, '002', 10_000);
     const unrefunded = await quoteToSuffix(api(), owner, '007', 5_000);
     await api().post(`/quotes/${failing.id}/execute`).expect(200);
     await api().post(`/quotes/${unrefunded.id}/execute`).expect(200);
-    await quoteWithStatus(api(), failing.id, 'FAILED');
-    await quoteWithStatus(api(), unrefunded.id, 'FAILED');
+    const refundEnded = (quote: { transactionId: string }) =>
+      eventually(async () => ['COMPLETED', 'FAILED'].includes((await api().get(`/transactions/${quote.transactionId}`).expect(200)).body.refund?.status));
+    await refundEnded(failing);
+    await refundEnded(unrefunded);
 
-    expect(commits(await events.readStream(streamNameFor(failing.id))).length).toBe(3);
+    expect(commits(await events.readStream(streamNameFor(failing.id)))).toEqual([
+      ['quote:QuoteCreated'], ['quote:QuoteExecutionRequested', 'quote:QuoteFundsHeld'], ['quote:QuoteFailed'], ['quote:QuoteRefundCompleted'],
+    ]);
     const failed = commits(await flowEvents(failing.id, owner.usd.id));
-    expect(failed).toContainEqual(['internalAccount:HoldReleased', 'quote:QuoteFailed']);
+    expect(failed).toContainEqual(['internalAccount:HoldReleased', 'quote:QuoteRefundCompleted']);
     const unrefundedCommits = commits(await flowEvents(unrefunded.id, owner.usd.id));
-    expect(unrefundedCommits).toContainEqual(['internalAccount:HoldSettled', 'quote:QuoteFailed']);
+    expect(unrefundedCommits).toContainEqual(['quote:QuoteFailed']);
+    expect(unrefundedCommits).toContainEqual(['internalAccount:HoldSettled', 'quote:QuoteRefundFailed']);
     expect(await balances(api(), owner.usd.id)).toEqual({ available: 25_000, total: 25_000 });
   });
 

@@ -9,7 +9,7 @@ import { streamNameFor } from '../../../src/infra/ids';
 import { createPool } from '../../../src/infra/postgres/pool';
 import { holdIdFor } from '../../../src/quotes/quote-store';
 import { FreshDatabase, freshDatabase, freshRedisPrefix } from '../../support/database';
-import { PlatformClient, TestApp, platformClient, startTestApp } from '../../support/test-app';
+import { PlatformClient, TestApp, eventually, platformClient, startTestApp } from '../../support/test-app';
 import { assertLedgerInvariant, balances, fundedCustomer, ledgerEventTypes, quoteToSuffix, quoteWithStatus } from '../../support/quote-fixtures';
 
 /**
@@ -40,6 +40,13 @@ describe('quotes: a process dying between steps', () => {
   });
 
   const api = (): PlatformClient => platformClient(app.baseUrl, credentials.clientId, credentials.clientSecret);
+
+  /** The transaction once its refund has `status`. */
+  const refundWithStatus = (transactionId: string, status: string) =>
+    eventually(async () => {
+      const response = await api().get(`/transactions/${transactionId}`);
+      return response.status === 200 && response.body.refund?.status === status && response.body;
+    });
 
   /** Stops the app, runs `whileDown` against the stores as the dead process would have, restarts. */
   async function crashAndRestart(whileDown: (stores: { events: EventStoreService; ledger: AccountsLedger }) => Promise<void>): Promise<void> {
@@ -91,9 +98,43 @@ describe('quotes: a process dying between steps', () => {
     await api().post(`/quotes/${quote.id}/execute`).expect(200);
     await crashAndRestart(async () => undefined);
     await quoteWithStatus(api(), quote.id, 'FAILED');
+    await refundWithStatus(quote.transactionId, 'COMPLETED');
     const ledger = (await ledgerEventTypes(app.databaseUrl, owner.usd.id)).map((event) => event.type);
     expect(ledger).toEqual(['InternalAccountOpened', 'FundsCredited', 'FundsHeld', 'HoldSettled', 'FundsCredited']);
     expect(await balances(api(), owner.usd.id)).toEqual({ available: 30_000, total: 30_000 });
+  });
+
+  it('killed after recording a failure, before its refund was scheduled: the refund ends once after the restart, the hold released', async () => {
+    const owner = await fundedCustomer(api(), 30_000);
+    const quote = await quoteToSuffix(api(), owner, '002', 10_000);
+    await crashAndRestart(async ({ events, ledger }) => {
+      const ref = { quoteId: quote.id, transactionId: quote.transactionId, platformId: credentials.platformId };
+      const at = new Date().toISOString();
+      const holdId = holdIdFor(quote.id, 1);
+      await ledger.hold({ platformId: credentials.platformId, accountId: owner.usd.id, holdId, amount: 10_000, reference: quote.transactionId });
+      await events.append(
+        streamNameFor(quote.id),
+        [
+          { type: 'QuoteExecutionRequested', data: { ...ref, attempt: 1, holdId, sourceAccountId: owner.usd.id, amount: 10_000, scaFactor: null, requestedAt: at } },
+          { type: 'QuoteFundsHeld', data: { ...ref, attempt: 1, holdId, heldAt: at } },
+          {
+            type: 'QuoteFailed',
+            data: {
+              ...ref, step: 0, failureReason: 'QUOTE_EXECUTION_FAILED', failedAt: at,
+              refund: { reference: `${quote.transactionId}:refund`, initiatedAt: at, settledAt: null, status: 'PENDING', reason: 'TRANSACTION_FAILED' },
+            },
+          },
+        ],
+        0,
+        metadata(),
+      );
+    });
+    const refunded = await refundWithStatus(quote.transactionId, 'COMPLETED');
+    expect(refunded).toMatchObject({ status: 'FAILED', failureReason: 'QUOTE_EXECUTION_FAILED', refund: { initiatedAt: expect.any(String), settledAt: expect.any(String) } });
+    const ledger = (await ledgerEventTypes(app.databaseUrl, owner.usd.id)).map((event) => event.type);
+    expect(ledger).toEqual(['InternalAccountOpened', 'FundsCredited', 'FundsHeld', 'HoldReleased']);
+    expect(await balances(api(), owner.usd.id)).toEqual({ available: 30_000, total: 30_000 });
+    await assertLedgerInvariant(app.databaseUrl, api(), [owner.usd.id]);
   });
 
   it('killed in a settlement step after moving the money, before recording it: the step is repeated as a no-op', async () => {

@@ -1,6 +1,6 @@
 import { EXTERNAL_ACCOUNT_TYPES, ibanRemainder } from '../../../src/accounts/domain/external-account/account-identifiers';
 import { quoteInvariantViolations } from '../../../src/quotes/pricing/invariants';
-import { TestApp, startTestApp } from '../../support/test-app';
+import { TestApp, eventually, startTestApp } from '../../support/test-app';
 import { WebhookReceiver } from '../../support/webhook-receiver';
 import { clabe, germanIban } from '../../support/customer-fixtures';
 import { FundedCustomer, accountQuoteBody, balances, fundedCustomer, quoteWithStatus, transactionWithStatus } from '../../support/quote-fixtures';
@@ -230,7 +230,9 @@ describe('quotes: every external account type as a destination', () => {
     const quote = (await api().post('/quotes').send(accountQuoteBody(customer.usd.id, external.id, 10_000)).expect(201)).body;
     await api().post(`/quotes/${quote.id}/execute`).expect(200);
     const failed = await transactionWithStatus(api(), quote.transactionId, 'FAILED');
-    expect(failed).toMatchObject({ failureReason, refund: { status: 'COMPLETED', reason: 'TRANSACTION_FAILED' } });
+    expect(failed).toMatchObject({ failureReason, refund: { reason: 'TRANSACTION_FAILED' } });
+    // The refund ends SANDBOX_REFUND_DELAY_MS after the failure, giving the hold back.
+    await eventually(async () => (await api().get(`/transactions/${quote.transactionId}`).expect(200)).body.refund.status === 'COMPLETED');
     expect(await balances(api(), customer.usd.id)).toEqual({ available: 50_000, total: 50_000 });
   });
 

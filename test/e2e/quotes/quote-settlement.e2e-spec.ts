@@ -15,13 +15,24 @@ const refundOf = (transactionId: string, status: string, reason: string, settled
   reason,
 });
 
+/** The transaction once its refund has `status` (a failure starts it PENDING; it ends SANDBOX_REFUND_DELAY_MS later). */
+const withRefund = (api: TestApp['platform']['api'], transactionId: string, status: string): Promise<any> =>
+  eventually(async () => {
+    const response = await api.get(`/transactions/${transactionId}`);
+    return response.status === 200 && response.body.refund?.status === status && response.body;
+  });
+
+/** The refunds end this long after the failure here: long enough to see them PENDING. */
+const REFUND_DELAY_MS = 1_000;
+
 /** A value as it goes on the wire (null-valued fields dropped), to compare mapped webhooks with GET answers. */
 const onWire = (value: unknown): unknown => JSON.parse(toWireJson(value));
 
 /**
  * Sandbox settlement after execute (DECISIONS.md section 5): every external-account suffix, the
  * UMA test addresses, internal destinations, `POST /sandbox/send` for REALTIME_FUNDING quotes,
- * with the transaction, its refund and the balances after each; and the OUTGOING_PAYMENT.*
+ * with the transaction, its refund and the balances after each (a failure's refund PENDING, the
+ * money where the failure left it, then the refund's end moving it); and the OUTGOING_PAYMENT.*
  * webhook mapping equal to the GET of each moment.
  */
 describe('quotes: settlement', () => {
@@ -29,7 +40,7 @@ describe('quotes: settlement', () => {
   let events: EventStoreService;
 
   beforeAll(async () => {
-    testApp = await startTestApp();
+    testApp = await startTestApp({ env: { SANDBOX_REFUND_DELAY_MS: String(REFUND_DELAY_MS) } });
     events = testApp.app.get(EventStoreService);
   });
 
@@ -59,11 +70,17 @@ describe('quotes: settlement', () => {
     ['004', 'ACCOUNT_CANNOT_RECEIVE', 'TRANSACTION_FAILED'],
     // The contract has no failure reason for a cancellation: the refund says it.
     ['006', 'QUOTE_EXECUTION_FAILED', 'USER_CANCELLATION'],
-  ])('suffix %s: FAILED %s, refunded %s (the hold released)', async (suffix, reason, refundReason) => {
+  ])('suffix %s: FAILED %s, its refund (%s) PENDING with the hold kept, then COMPLETED: the hold released', async (suffix, reason, refundReason) => {
     const { owner, quote } = await executeToSuffix(suffix);
-    const transaction = await transactionWithStatus(api(), quote.transactionId, 'FAILED');
-    expect(transaction).toEqual(expect.objectContaining({ failureReason: reason, refund: refundOf(quote.transactionId, 'COMPLETED', refundReason, true) }));
-    expect(transaction).not.toHaveProperty('settledAt');
+    const failed = await transactionWithStatus(api(), quote.transactionId, 'FAILED');
+    expect(failed).toEqual(expect.objectContaining({ failureReason: reason, refund: refundOf(quote.transactionId, 'PENDING', refundReason, false) }));
+    expect(failed).not.toHaveProperty('settledAt');
+    expect(await balances(api(), owner.usd.id)).toEqual({ available: 40_000, total: 50_000 });
+
+    const refunded = await withRefund(api(), quote.transactionId, 'COMPLETED');
+    // Only the refund moves: the transaction stays FAILED (the reference's refund webhooks show it so).
+    expect(refunded).toEqual({ ...failed, refund: { ...failed.refund, status: 'COMPLETED', settledAt: refunded.updatedAt }, updatedAt: expect.any(String) });
+    expect(Date.parse(refunded.refund.settledAt) - Date.parse(refunded.refund.initiatedAt)).toBeGreaterThanOrEqual(REFUND_DELAY_MS);
     expect((await api().get(`/quotes/${quote.id}`).expect(200)).body.status).toBe('FAILED');
     expect(await balances(api(), owner.usd.id)).toEqual({ available: 50_000, total: 50_000 });
   });
@@ -77,7 +94,7 @@ describe('quotes: settlement', () => {
     expect(await balances(api(), owner.usd.id)).toEqual({ available: 40_000, total: 40_000 });
   });
 
-  it('suffix 005: COMPLETED, then returned: FAILED PAYOUT_RETURNED with the refund credited', async () => {
+  it('suffix 005: COMPLETED, then returned: FAILED PAYOUT_RETURNED, its refund PENDING (the money gone), then COMPLETED: credited back', async () => {
     const { owner, quote } = await executeToSuffix('005');
     const completed = await transactionWithStatus(api(), quote.transactionId, 'COMPLETED');
     const returned = await transactionWithStatus(api(), quote.transactionId, 'FAILED');
@@ -85,17 +102,26 @@ describe('quotes: settlement', () => {
       ...completed,
       status: 'FAILED',
       failureReason: 'PAYOUT_RETURNED',
-      refund: refundOf(quote.transactionId, 'COMPLETED', 'TRANSACTION_FAILED', true),
+      refund: refundOf(quote.transactionId, 'PENDING', 'TRANSACTION_FAILED', false),
       updatedAt: expect.any(String),
     });
     expect(returned.settledAt).toBe(completed.settledAt);
+    expect(await balances(api(), owner.usd.id)).toEqual({ available: 40_000, total: 40_000 });
+
+    const refunded = await withRefund(api(), quote.transactionId, 'COMPLETED');
+    expect(refunded).toEqual({ ...returned, refund: { ...returned.refund, status: 'COMPLETED', settledAt: refunded.updatedAt }, updatedAt: expect.any(String) });
     expect(await balances(api(), owner.usd.id)).toEqual({ available: 50_000, total: 50_000 });
   });
 
-  it('suffix 007: FAILED QUOTE_EXECUTION_FAILED with a FAILED refund: the payout and its refund both failed, the money is gone', async () => {
+  it('suffix 007: FAILED QUOTE_EXECUTION_FAILED, its refund PENDING (the hold kept), then FAILED: never settled, the money gone', async () => {
     const { owner, quote } = await executeToSuffix('007');
-    const transaction = await transactionWithStatus(api(), quote.transactionId, 'FAILED');
-    expect(transaction).toEqual(expect.objectContaining({ failureReason: 'QUOTE_EXECUTION_FAILED', refund: refundOf(quote.transactionId, 'FAILED', 'TRANSACTION_FAILED', false) }));
+    const failed = await transactionWithStatus(api(), quote.transactionId, 'FAILED');
+    expect(failed).toEqual(expect.objectContaining({ failureReason: 'QUOTE_EXECUTION_FAILED', refund: refundOf(quote.transactionId, 'PENDING', 'TRANSACTION_FAILED', false) }));
+    expect(await balances(api(), owner.usd.id)).toEqual({ available: 40_000, total: 50_000 });
+
+    const unrefunded = await withRefund(api(), quote.transactionId, 'FAILED');
+    expect(unrefunded).toEqual({ ...failed, refund: { ...failed.refund, status: 'FAILED' }, updatedAt: expect.any(String) });
+    expect(unrefunded.refund).not.toHaveProperty('settledAt');
     expect(await balances(api(), owner.usd.id)).toEqual({ available: 40_000, total: 40_000 });
   });
 
@@ -118,7 +144,11 @@ describe('quotes: settlement', () => {
     }
     const transaction = await transactionWithStatus(api(), quote.transactionId, status);
     expect(transaction.failureReason).toBe(reason ?? undefined);
-    expect(transaction.refund).toEqual(reason ? refundOf(quote.transactionId, 'COMPLETED', 'TRANSACTION_FAILED', true) : undefined);
+    expect(transaction.refund).toEqual(reason ? refundOf(quote.transactionId, 'PENDING', 'TRANSACTION_FAILED', false) : undefined);
+    if (reason) {
+      expect(await balances(api(), owner.usd.id)).toEqual({ available: 40_000, total: 50_000 });
+      expect((await withRefund(api(), quote.transactionId, 'COMPLETED')).refund).toEqual(refundOf(quote.transactionId, 'COMPLETED', 'TRANSACTION_FAILED', true));
+    }
     expect(await balances(api(), owner.usd.id)).toEqual({ available: left, total: left });
   });
 
@@ -152,13 +182,14 @@ describe('quotes: settlement', () => {
       expect(await balances(api(), peer.accounts.USDC.id)).toEqual({ available: quote.totalReceivingAmount, total: quote.totalReceivingAmount });
     });
 
-    it('a failing destination fails the funded quote with its refund (to the payer, outside the ledger)', async () => {
+    it('a failing destination fails the funded quote with its refund (to the payer, outside the ledger): PENDING, then COMPLETED', async () => {
       const owner = await fundedCustomer(api(), 0);
       const external = await createUsdExternalAccount(api(), owner.customer.id, '004');
       const quote = await realtimeQuote(external.id, owner.customer.id);
       await api().post('/sandbox/send').send({ quoteId: quote.id, currencyCode: 'USD' }).expect(200);
       const transaction = await transactionWithStatus(api(), quote.transactionId, 'FAILED');
-      expect(transaction.refund).toEqual(refundOf(quote.transactionId, 'COMPLETED', 'TRANSACTION_FAILED', true));
+      expect(transaction.refund).toEqual(refundOf(quote.transactionId, 'PENDING', 'TRANSACTION_FAILED', false));
+      expect((await withRefund(api(), quote.transactionId, 'COMPLETED')).refund).toEqual(refundOf(quote.transactionId, 'COMPLETED', 'TRANSACTION_FAILED', true));
     });
 
     it('wrong currency or amount 400 (every field), unknown quote 404, an ACCOUNT quote 400, a second send 400 (no 409 declared); replay by key', async () => {
@@ -211,14 +242,21 @@ describe('quotes: settlement', () => {
       [{ type: 'OUTGOING_PAYMENT.COMPLETED', data: completed }],
     ]);
 
+    // A return: FAILED and the refund's start from one event (told apart by type and key), then the refund's end.
     const returnedQuote = (await executeToSuffix('005')).quote;
     const returned = await transactionWithStatus(api(), returnedQuote.transactionId, 'FAILED');
+    const refunded = await withRefund(api(), returnedQuote.transactionId, 'COMPLETED');
     const returnedStream = await eventually(async () => {
       const recorded = await events.readStream(streamNameFor(returnedQuote.id));
-      return recorded.length === 5 && recorded;
+      return recorded.length === 6 && recorded;
     });
-    const last = returnedStream[returnedStream.length - 1];
-    expect(onWire(quoteWebhooks(last, returnedStream))).toEqual([{ type: 'OUTGOING_PAYMENT.FAILED', data: returned }]);
+    expect(returnedStream.slice(3).map((event) => event.type)).toEqual(['QuoteCompleted', 'QuoteFailed', 'QuoteRefundCompleted']);
     expect(quoteWebhooks(returnedStream[3], returnedStream.slice(0, 4))[0].type).toBe('OUTGOING_PAYMENT.COMPLETED');
+    const key = `${returnedQuote.transactionId}:refund`;
+    expect(onWire(quoteWebhooks(returnedStream[4], returnedStream.slice(0, 5)))).toEqual([
+      { type: 'OUTGOING_PAYMENT.FAILED', data: returned },
+      { type: 'OUTGOING_PAYMENT.REFUND_PENDING', data: returned, key },
+    ]);
+    expect(onWire(quoteWebhooks(returnedStream[5], returnedStream))).toEqual([{ type: 'OUTGOING_PAYMENT.REFUND_COMPLETED', data: refunded, key }]);
   });
 });

@@ -1,4 +1,4 @@
-import { TestApp, anonymousClient, startTestApp } from '../../support/test-app';
+import { TestApp, anonymousClient, eventually, startTestApp } from '../../support/test-app';
 import { createUsdExternalAccount, fund } from '../../support/customer-fixtures';
 import { accountQuoteBody, balances, fundedCustomer, quoteToSuffix, quoteWithStatus } from '../../support/quote-fixtures';
 import { generateClientKeyPair, stampPayload } from '../../support/wallet-client';
@@ -102,6 +102,8 @@ describe('quotes: execute', () => {
     await api().post(`/quotes/${failing.id}/execute`).expect(200);
     await quoteWithStatus(api(), failing.id, 'FAILED');
     expect((await api().post(`/quotes/${failing.id}/execute`).expect(409)).body.details).toEqual({ reason: 'QUOTE_ALREADY_EXECUTED', status: 'FAILED' });
+    // The failure's refund gives its hold back SANDBOX_REFUND_DELAY_MS later.
+    await eventually(async () => (await balances(api(), owner.usd.id)).available === 29_000);
     expect(await balances(api(), owner.usd.id)).toEqual({ available: 29_000, total: 29_000 });
   });
 

@@ -20,11 +20,11 @@ describe('webhooks for customers, verifications, balances and payments', () => {
     await receiver?.close();
   });
 
-  /** The transaction as GET answers it once settled (the read model may trail the webhook). */
-  const settledView = (transactionId: string) =>
+  /** The transaction as GET answers it once settled, and its refund ended when it has one (the read model may trail the webhook). */
+  const settledView = (transactionId: string, refundStatus?: string) =>
     eventually(async () => {
       const response = await testApp.platform.api.get(`/transactions/${transactionId}`).expect(200);
-      return response.body.status !== 'PENDING' && response.body;
+      return response.body.status !== 'PENDING' && (!refundStatus || response.body.refund?.status === refundStatus) && response.body;
     });
 
   const ofType = (type: string, id: string) =>
@@ -89,7 +89,7 @@ describe('webhooks for customers, verifications, balances and payments', () => {
     expect(verified.body.data).toEqual(verification);
   });
 
-  it('announces a transfer-in PENDING then COMPLETED, and a failing transfer-out as FAILED', async () => {
+  it('announces a transfer-in PENDING then COMPLETED, and a failing transfer-out as FAILED with its refund PENDING, then REFUND_COMPLETED', async () => {
     const customer = await createIndividual(testApp.platform.api);
     const { USD } = await accountsByCurrency(testApp.platform.api, customer.id);
     const source = await createUsdExternalAccount(testApp.platform.api, customer.id, '789');
@@ -105,9 +105,12 @@ describe('webhooks for customers, verifications, balances and payments', () => {
     const out = (
       await testApp.platform.api.post('/transfer-out').send({ source: { accountId: USD.id }, destination: { accountId: closed.id }, amount: 100 }).expect(201)
     ).body;
+    const refunded = await ofType('OUTGOING_PAYMENT.REFUND_COMPLETED', out.id);
+    expect(refunded.body.data).toEqual(await settledView(out.id, 'COMPLETED'));
     const failed = await ofType('OUTGOING_PAYMENT.FAILED', out.id);
-    expect(failed.body.data.status).toBe('FAILED');
-    expect(failed.body.data).toEqual(await settledView(out.id));
+    const { settledAt: _settledAt, ...pendingRefund } = refunded.body.data.refund;
+    expect(failed.body.data).toEqual({ ...refunded.body.data, refund: { ...pendingRefund, status: 'PENDING' }, updatedAt: pendingRefund.initiatedAt });
+    expect((await ofType('OUTGOING_PAYMENT.REFUND_PENDING', out.id)).body.data).toEqual(failed.body.data);
   });
 
   it('never sends another platform\'s events to this endpoint', async () => {

@@ -3,6 +3,7 @@ import { TransactionCommand, transactionDecider } from './transaction.decider';
 import { TransactionEvent, TransferParties } from './transaction.events';
 
 const NOW = '2025-10-13T12:00:00.000Z';
+const LATER = '2025-10-13T12:00:01.000Z';
 const parties: TransferParties = {
   transactionId: 'Transaction:t',
   platformId: 'Platform:p',
@@ -42,16 +43,32 @@ describe('transfer transaction decider', () => {
     spec.given([requested, held]).when({ type: 'RejectTransferOut', reason: 'X', now: NOW }).thenError('INVALID_STATE_TRANSITION');
   });
 
-  it('completes or fails a PENDING transfer-out once; a failure records its refund', () => {
+  it('completes or fails a PENDING transfer-out once; a failure starts its refund PENDING', () => {
     const pending = spec.given([requested, held]);
     pending.when({ type: 'CompleteTransfer', now: NOW }).then([{ type: 'TransferOutCompleted', data: { ...ref, completedAt: NOW } }]);
-    const refund = { reference: 'Transaction:t:refund', initiatedAt: NOW, settledAt: NOW, status: 'COMPLETED' as const, reason: 'BANK_REJECTED' };
-    const failure = pending.when({ type: 'FailTransfer', failureReason: 'BANK_REJECTED', refund, now: NOW });
+    const refund = { reference: 'Transaction:t:refund', initiatedAt: NOW, settledAt: null, status: 'PENDING' as const, reason: 'BANK_REJECTED' };
+    const failure = pending.when({ type: 'FailTransfer', failureReason: 'BANK_REJECTED', now: NOW });
     failure.then([{ type: 'TransferOutFailed', data: { ...ref, failureReason: 'BANK_REJECTED', refund, failedAt: NOW } }]);
     const done = spec.given([requested, held, ...failure.events]);
-    done.when({ type: 'FailTransfer', failureReason: 'BANK_REJECTED', refund, now: NOW }).then([]);
+    expect(done.state).toMatchObject({ status: 'FAILED', refundStatus: 'PENDING' });
+    done.when({ type: 'FailTransfer', failureReason: 'BANK_REJECTED', now: NOW }).then([]);
     done.when({ type: 'CompleteTransfer', now: NOW }).thenError('INVALID_STATE_TRANSITION');
-    pending.when({ type: 'FailTransfer', failureReason: 'X', refund: null, now: NOW }).thenError('INTERNAL_ERROR');
+    pending.when({ type: 'CompleteRefund', now: NOW }).thenError('INVALID_STATE_TRANSITION');
+  });
+
+  it('completes the refund a failure started once (the hold is back); the transfer stays FAILED', () => {
+    const failed: TransactionEvent = {
+      type: 'TransferOutFailed',
+      data: { ...ref, failureReason: 'BANK_REJECTED', failedAt: NOW, refund: { reference: 'Transaction:t:refund', initiatedAt: NOW, settledAt: null, status: 'PENDING', reason: 'BANK_REJECTED' } },
+    };
+    const refunded: TransactionEvent = { type: 'TransferOutRefundCompleted', data: { ...ref, settledAt: LATER } };
+    spec.given([requested, held, failed]).when({ type: 'CompleteRefund', now: LATER }).then([refunded]);
+    const done = spec.given([requested, held, failed, refunded]);
+    expect(done.state).toMatchObject({ status: 'FAILED', refundStatus: 'COMPLETED' });
+    done.when({ type: 'CompleteRefund', now: LATER }).then([]);
+    // A failure recorded before refunds had their own step carries it COMPLETED already.
+    const legacy: TransactionEvent = { ...failed, data: { ...failed.data, refund: { ...failed.data.refund, settledAt: NOW, status: 'COMPLETED' } } } as TransactionEvent;
+    spec.given([requested, held, legacy]).when({ type: 'CompleteRefund', now: LATER }).then([]);
   });
 
   it('cannot settle a transfer-out whose funds were never held', () => {
@@ -63,18 +80,20 @@ describe('transfer transaction decider', () => {
     const pending = spec.given([inRequested]);
     expect(pending.state.status).toBe('PENDING');
     pending.when({ type: 'CompleteTransfer', now: NOW }).then([{ type: 'TransferInCompleted', data: { ...ref, completedAt: NOW } }]);
-    pending.when({ type: 'FailTransfer', failureReason: 'ACCOUNT_CLOSED', refund: null, now: NOW }).then([
+    pending.when({ type: 'FailTransfer', failureReason: 'ACCOUNT_CLOSED', now: NOW }).then([
       { type: 'TransferInFailed', data: { ...ref, failureReason: 'ACCOUNT_CLOSED', failedAt: NOW } },
     ]);
   });
 
-  it('cancels a PENDING transfer-out on a cancellable bank rail once, refunded (USER_CANCELLATION)', () => {
-    const refund = { reference: 'Transaction:t:refund', initiatedAt: NOW, settledAt: NOW, status: 'COMPLETED' as const, reason: 'USER_CANCELLATION' };
+  it('cancels a PENDING transfer-out on a cancellable bank rail once, its refund (USER_CANCELLATION) started and completed at once', () => {
+    const refund = { reference: 'Transaction:t:refund', initiatedAt: NOW, settledAt: null, status: 'PENDING' as const, reason: 'USER_CANCELLATION' };
     const cancelled: TransactionEvent = { type: 'TransferOutCancelled', data: { ...ref, reason: 'REQUESTED_AFTER_HOURS', refund, cancelledAt: NOW } };
-    spec.given([requested, held]).when({ type: 'CancelTransfer', reason: 'REQUESTED_AFTER_HOURS', now: NOW }).then([cancelled]);
-    const done = spec.given([requested, held, cancelled]);
-    expect(done.state.status).toBe('CANCELLED');
+    const refunded: TransactionEvent = { type: 'TransferOutRefundCompleted', data: { ...ref, settledAt: NOW } };
+    spec.given([requested, held]).when({ type: 'CancelTransfer', reason: 'REQUESTED_AFTER_HOURS', now: NOW }).then([cancelled, refunded]);
+    const done = spec.given([requested, held, cancelled, refunded]);
+    expect(done.state).toMatchObject({ status: 'CANCELLED', refundStatus: 'COMPLETED' });
     done.when({ type: 'CancelTransfer', reason: null, now: NOW }).then([]);
+    done.when({ type: 'CompleteRefund', now: NOW }).then([]);
     // The settlement finds nothing to settle; a late hold record changes nothing.
     done.when({ type: 'CompleteTransfer', now: NOW }).thenError('INVALID_STATE_TRANSITION');
     done.when({ type: 'RecordFundsHeld', holdId: 'Transaction:t', now: NOW }).then([]);

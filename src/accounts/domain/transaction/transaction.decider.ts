@@ -1,14 +1,15 @@
 import { Decider } from '../../../infra/domain/decider';
 import { DomainError } from '../../../infra/domain/domain-error';
 import { isCancellableRail } from './cancellable-rails';
-import { Refund, TransactionEvent, TransferParties, USER_CANCELLATION } from './transaction.events';
+import { RefundStatus, USER_CANCELLATION, pendingRefund } from './refund';
+import { TransactionEvent, TransferParties } from './transaction.events';
 
 export type TransferKind = 'TRANSFER_OUT' | 'TRANSFER_IN' | 'SANDBOX_FUNDING';
 export type TransferStatus = 'REQUESTED' | 'PENDING' | 'REJECTED' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
 
 export type TransactionState =
   | { status: 'none' }
-  | (TransferParties & { status: TransferStatus; kind: TransferKind; holdId: string | null });
+  | (TransferParties & { status: TransferStatus; kind: TransferKind; holdId: string | null; refundStatus: RefundStatus | null });
 
 export type TransactionCommand =
   | { type: 'RequestTransferOut'; parties: TransferParties; now: string }
@@ -16,8 +17,10 @@ export type TransactionCommand =
   | { type: 'RejectTransferOut'; reason: string; now: string }
   | { type: 'RequestTransferIn'; parties: TransferParties; now: string }
   | { type: 'CompleteTransfer'; now: string }
-  | { type: 'FailTransfer'; failureReason: string; refund: Refund | null; now: string }
+  | { type: 'FailTransfer'; failureReason: string; now: string }
   | { type: 'CancelTransfer'; reason: string | null; now: string }
+  /** The hold went back to the account: the refund a failure started is COMPLETED. */
+  | { type: 'CompleteRefund'; now: string }
   | { type: 'ConfirmReceipt'; receiptDeliveryConfirmedAt: string; now: string }
   | {
       type: 'RecordSandboxFunding';
@@ -37,7 +40,9 @@ function invalid(state: TransactionState, action: string): DomainError {
 
 /**
  * Only a transfer-out on a cancellable bank rail (cancellable-rails.ts) whose funds are held and
- * that has not settled can be cancelled; a repeated cancel changes nothing.
+ * that has not settled can be cancelled; a repeated cancel changes nothing. Nothing is in flight
+ * (the payout never left), so its refund starts and completes in the same commit, as the caller
+ * releases the hold.
  */
 function decideCancel(state: TransactionState, command: { reason: string | null; now: string }): TransactionEvent[] {
   if (state.status === 'none') throw invalid(state, 'cancel');
@@ -51,14 +56,19 @@ function decideCancel(state: TransactionState, command: { reason: string | null;
   if (state.status !== 'PENDING') {
     throw new DomainError('TRANSACTION_NOT_CANCELLABLE', 'The transfer is past the point where it can be cancelled', { reason: 'NOT_PENDING', status: state.status });
   }
-  const refund: Refund = { reference: `${state.transactionId}:refund`, initiatedAt: command.now, settledAt: command.now, status: 'COMPLETED', reason: USER_CANCELLATION };
-  return [{ type: 'TransferOutCancelled', data: { transactionId: state.transactionId, platformId: state.platformId, reason: command.reason, refund, cancelledAt: command.now } }];
+  const ref = { transactionId: state.transactionId, platformId: state.platformId };
+  const refund = pendingRefund(state.transactionId, USER_CANCELLATION, command.now);
+  return [
+    { type: 'TransferOutCancelled', data: { ...ref, reason: command.reason, refund, cancelledAt: command.now } },
+    { type: 'TransferOutRefundCompleted', data: { ...ref, settledAt: command.now } },
+  ];
 }
 
 /**
  * A same-currency transfer. Transfer-out: REQUESTED -> (funds held) PENDING -> COMPLETED or
- * FAILED (refunded), PENDING -> CANCELLED (`POST /transactions/{id}/cancel` on a cancellable bank
- * rail, refunded), or REQUESTED -> REJECTED when the hold is refused. Transfer-in: PENDING ->
+ * FAILED, PENDING -> CANCELLED (`POST /transactions/{id}/cancel` on a cancellable bank rail), or
+ * REQUESTED -> REJECTED when the hold is refused. FAILED and CANCELLED start a refund (PENDING)
+ * that CompleteRefund ends once the hold is back (refund.ts). Transfer-in: PENDING ->
  * COMPLETED (credited) or FAILED. Sandbox funding is COMPLETED from its first event. Repeating a
  * step already taken is a no-op, so process-manager retries are safe.
  */
@@ -117,14 +127,19 @@ export const transactionDecider: Decider<TransactionCommand, TransactionState, T
         if (state.status !== 'PENDING') throw invalid(state, 'fail');
         const ref = { transactionId: state.transactionId, platformId: state.platformId };
         if (state.kind === 'TRANSFER_OUT') {
-          if (!command.refund) throw new DomainError('INTERNAL_ERROR', 'A failed transfer-out must record its refund');
-          return [{ type: 'TransferOutFailed', data: { ...ref, failureReason: command.failureReason, refund: command.refund, failedAt: command.now } }];
+          const refund = pendingRefund(state.transactionId, command.failureReason, command.now);
+          return [{ type: 'TransferOutFailed', data: { ...ref, failureReason: command.failureReason, refund, failedAt: command.now } }];
         }
         return [{ type: 'TransferInFailed', data: { ...ref, failureReason: command.failureReason, failedAt: command.now } }];
       }
 
       case 'CancelTransfer':
         return decideCancel(state, command);
+
+      case 'CompleteRefund':
+        if (state.status === 'none' || state.refundStatus === null) throw invalid(state, 'complete the refund of');
+        if (state.refundStatus !== 'PENDING') return [];
+        return [{ type: 'TransferOutRefundCompleted', data: { transactionId: state.transactionId, platformId: state.platformId, settledAt: command.now } }];
 
       case 'ConfirmReceipt':
         if (state.status === 'none') throw invalid(state, 'confirm the receipt of');
@@ -141,11 +156,11 @@ export const transactionDecider: Decider<TransactionCommand, TransactionState, T
     switch (event.type) {
       case 'TransferOutRequested': {
         const { requestedAt: _requestedAt, ...parties } = event.data;
-        return { ...parties, status: 'REQUESTED', kind: 'TRANSFER_OUT', holdId: null };
+        return { ...parties, status: 'REQUESTED', kind: 'TRANSFER_OUT', holdId: null, refundStatus: null };
       }
       case 'TransferInRequested': {
         const { requestedAt: _requestedAt, ...parties } = event.data;
-        return { ...parties, status: 'PENDING', kind: 'TRANSFER_IN', holdId: null };
+        return { ...parties, status: 'PENDING', kind: 'TRANSFER_IN', holdId: null, refundStatus: null };
       }
       case 'SandboxFundingCompleted':
         return {
@@ -162,6 +177,7 @@ export const transactionDecider: Decider<TransactionCommand, TransactionState, T
           status: 'COMPLETED',
           kind: 'SANDBOX_FUNDING',
           holdId: null,
+          refundStatus: null,
         };
       case 'TransferOutFundsHeld':
         return state.status === 'none' ? state : { ...state, status: 'PENDING', holdId: event.data.holdId };
@@ -171,10 +187,13 @@ export const transactionDecider: Decider<TransactionCommand, TransactionState, T
       case 'TransferInCompleted':
         return state.status === 'none' ? state : { ...state, status: 'COMPLETED' };
       case 'TransferOutFailed':
+        return state.status === 'none' ? state : { ...state, status: 'FAILED', refundStatus: event.data.refund.status };
       case 'TransferInFailed':
         return state.status === 'none' ? state : { ...state, status: 'FAILED' };
       case 'TransferOutCancelled':
-        return state.status === 'none' ? state : { ...state, status: 'CANCELLED' };
+        return state.status === 'none' ? state : { ...state, status: 'CANCELLED', refundStatus: event.data.refund.status };
+      case 'TransferOutRefundCompleted':
+        return state.status === 'none' ? state : { ...state, refundStatus: 'COMPLETED' };
       case 'TransferReceiptConfirmed':
         return state;
     }

@@ -1,3 +1,5 @@
+import { Refund } from './refund';
+
 /**
  * Events of a transfer's transaction stream (`transaction-<uuid>`): same-currency transfers out
  * of and into internal accounts, and sandbox funding. Every event carries `transactionId` and
@@ -30,29 +32,25 @@ type Ref = {
   platformId: string;
 };
 
-export type Refund = {
-  reference: string;
-  initiatedAt: string;
-  settledAt: string | null;
-  status: 'COMPLETED';
-  reason: string;
-};
-
-/** Why a cancelled payment is refunded (the reference's Refund.reason). */
-export const USER_CANCELLATION = 'USER_CANCELLATION';
-
 /** Recorded before any money moves; visible (PENDING) once the funds are held. */
 export type TransferOutRequested = { type: 'TransferOutRequested'; data: TransferParties & { requestedAt: string } };
 export type TransferOutFundsHeld = { type: 'TransferOutFundsHeld'; data: Ref & { holdId: string; heldAt: string } };
 /** The hold was refused (INSUFFICIENT_FUNDS): the request answered 400, nothing moved. */
 export type TransferOutRejected = { type: 'TransferOutRejected'; data: Ref & { reason: string; rejectedAt: string } };
 export type TransferOutCompleted = { type: 'TransferOutCompleted'; data: Ref & { completedAt: string } };
+/**
+ * The payout failed: its refund starts (PENDING; older events recorded it COMPLETED at once, the
+ * hold already released). The hold goes back when TransferOutRefundCompleted is recorded.
+ */
 export type TransferOutFailed = { type: 'TransferOutFailed'; data: Ref & { failureReason: string; refund: Refund; failedAt: string } };
 /**
- * `POST /transactions/{id}/cancel` before settlement: the hold went back to the account in the
- * same commit (a refund with reason USER_CANCELLATION). `reason` is the platform's own, if given.
+ * `POST /transactions/{id}/cancel` before settlement, its refund (reason USER_CANCELLATION)
+ * PENDING; TransferOutRefundCompleted follows in the same commit, as the hold goes back to the
+ * account (older events recorded the refund COMPLETED here). `reason` is the platform's own, if given.
  */
 export type TransferOutCancelled = { type: 'TransferOutCancelled'; data: Ref & { reason: string | null; refund: Refund; cancelledAt: string } };
+/** The refund ended: the hold went back to the account at `settledAt`. */
+export type TransferOutRefundCompleted = { type: 'TransferOutRefundCompleted'; data: Ref & { settledAt: string } };
 
 export type TransferInRequested = { type: 'TransferInRequested'; data: TransferParties & { requestedAt: string } };
 export type TransferInCompleted = { type: 'TransferInCompleted'; data: Ref & { completedAt: string } };
@@ -84,6 +82,7 @@ export type TransactionEvent =
   | TransferOutCompleted
   | TransferOutFailed
   | TransferOutCancelled
+  | TransferOutRefundCompleted
   | TransferInRequested
   | TransferInCompleted
   | TransferInFailed
@@ -97,6 +96,7 @@ export const TRANSFER_EVENT_TYPES: TransactionEvent['type'][] = [
   'TransferOutCompleted',
   'TransferOutFailed',
   'TransferOutCancelled',
+  'TransferOutRefundCompleted',
   'TransferInRequested',
   'TransferInCompleted',
   'TransferInFailed',

@@ -28,18 +28,20 @@ const cancelled: QuoteEvent = {
   type: 'QuoteFailed',
   data: {
     ...ref, step: 0, failureReason: 'QUOTE_EXECUTION_FAILED', failedAt: AT, cancellation: { reason: 'REQUESTED_AFTER_HOURS' },
-    refund: { reference: 'Transaction:t:refund', initiatedAt: AT, settledAt: AT, status: 'COMPLETED', reason: 'USER_CANCELLATION' },
+    refund: { reference: 'Transaction:t:refund', initiatedAt: AT, settledAt: null, status: 'PENDING', reason: 'USER_CANCELLATION' },
   },
 };
+const refunded: QuoteEvent = { type: 'QuoteRefundCompleted', data: { ...ref, settledAt: AT } };
 
 const spec = deciderSpec(quoteDecider);
 
 describe('quote decider: cancellation and receipt confirmation', () => {
-  it('cancels a PROCESSING bank payout before its first settlement step: FAILED at step 0, refunded; once', () => {
-    spec.given([created, requested, held]).when(cancel()).then([cancelled]);
-    const done = spec.given([created, requested, held, cancelled]);
-    expect(done.state).toMatchObject({ status: 'FAILED', stepsApplied: 1 });
+  it('cancels a PROCESSING bank payout before its first settlement step: FAILED at step 0, its refund started and completed at once; once', () => {
+    spec.given([created, requested, held]).when(cancel()).then([cancelled, refunded]);
+    const done = spec.given([created, requested, held, cancelled, refunded]);
+    expect(done.state).toMatchObject({ status: 'FAILED', stepsApplied: 1, refund: { status: 'COMPLETED', settledAt: AT, reason: 'USER_CANCELLATION' } });
     done.when(cancel()).then([]);
+    done.when({ type: 'SettleRefund', outcome: 'COMPLETED', now: AT }).then([]);
     // The settlement task that follows finds its step applied.
     done.when({ type: 'ApplySettlementStep', step: 0, outcome: { status: 'COMPLETED', failureReason: null, refund: null }, now: AT }).then([]);
   });

@@ -1,4 +1,5 @@
 import { DomainError } from '../../../infra/domain/domain-error';
+import { pendingRefund } from './quote-refund';
 import { QuoteEvent, QuoteRefund } from './quote.events';
 
 /**
@@ -6,7 +7,10 @@ import { QuoteEvent, QuoteRefund } from './quote.events';
  * cancellable bank rail (ACH, wire, ...; the caller says whether the quote's rail is one) that is
  * PROCESSING from a held account balance, before its first settlement step, fails at that step as
  * cancelled: `QuoteFailed` at step 0 with the hold's refund (reason USER_CANCELLATION), the same
- * record a cancellation at the partner leaves (sandbox scenario 006), marked `cancellation`.
+ * record a cancellation at the partner leaves (sandbox scenario 006), marked `cancellation`. The
+ * payout never left, so nothing is in flight: the refund starts and completes in the same commit
+ * (`QuoteRefundCompleted` with it; the caller releases the hold in that commit), and the refund's
+ * webhooks follow the failure's as for any other refund.
  * Anything else is 409 TRANSACTION_NOT_CANCELLABLE; a cancelled quote answers as it is.
  */
 export type CancellationCommand =
@@ -43,11 +47,12 @@ export function decideCancellation(command: CancellationCommand, state: QuoteFac
   if (state.status !== 'PROCESSING' || state.stepsApplied !== 0 || !state.processingAt) {
     throw new DomainError('TRANSACTION_NOT_CANCELLABLE', 'The payment is past the point where it can be cancelled', { reason: 'NOT_PENDING', status: state.status });
   }
-  const refund: QuoteRefund = { reference: `${state.transactionId}:refund`, initiatedAt: command.now, settledAt: command.now, status: 'COMPLETED', reason: CANCELLED_REFUND_REASON };
+  const refund = pendingRefund(state.transactionId, CANCELLED_REFUND_REASON, command.now);
   return [
     {
       type: 'QuoteFailed',
       data: { ...ref, step: 0, failureReason: 'QUOTE_EXECUTION_FAILED', refund, failedAt: command.now, cancellation: { reason: command.reason } },
     },
+    { type: 'QuoteRefundCompleted', data: { ...ref, settledAt: command.now } },
   ];
 }

@@ -56,7 +56,7 @@ const completed = (step: number): QuoteEvent => ({ type: 'QuoteCompleted', data:
 const spec = deciderSpec(quoteDecider);
 const execute = (holdId: string, now = BEFORE_EXPIRY): QuoteCommand => ({ type: 'RequestExecution', holdId, scaFactor: null, now });
 const success: SettlementOutcome = { status: 'COMPLETED', failureReason: null, refund: null };
-const returned: SettlementOutcome = { status: 'FAILED', failureReason: 'PAYOUT_RETURNED', refund: { status: 'COMPLETED', reason: 'PAYOUT_RETURNED' } };
+const returned: SettlementOutcome = { status: 'FAILED', failureReason: 'PAYOUT_RETURNED', refund: { reason: 'PAYOUT_RETURNED' } };
 
 describe('quote decider', () => {
   it('creates a PENDING quote once', () => {
@@ -137,7 +137,7 @@ describe('quote decider', () => {
     spec.given([created]).when({ type: 'RecordFunding', currencyCode: 'USD', amount: null, now: BEFORE_EXPIRY }).thenError('INVALID_INPUT');
   });
 
-  it('settles step by step: COMPLETED, then FAILED with its refund for a return; a repeated step is a no-op', () => {
+  it('settles step by step: COMPLETED, then FAILED for a return, its refund PENDING; a repeated step is a no-op', () => {
     spec.given([created, requested(1), held(1)]).when({ type: 'ApplySettlementStep', step: 0, outcome: success, now: BEFORE_EXPIRY }).then([completed(0)]);
     const done = spec.given([created, requested(1), held(1), completed(0)]);
     expect(done.state.status).toBe('COMPLETED');
@@ -146,7 +146,7 @@ describe('quote decider', () => {
       type: 'QuoteFailed',
       data: {
         ...ref, step: 1, failureReason: 'PAYOUT_RETURNED', failedAt: AFTER_EXPIRY,
-        refund: { reference: 'Transaction:t:refund', initiatedAt: AFTER_EXPIRY, settledAt: AFTER_EXPIRY, status: 'COMPLETED', reason: 'PAYOUT_RETURNED' },
+        refund: { reference: 'Transaction:t:refund', initiatedAt: AFTER_EXPIRY, settledAt: null, status: 'PENDING', reason: 'PAYOUT_RETURNED' },
       },
     };
     done.when({ type: 'ApplySettlementStep', step: 1, outcome: returned, now: AFTER_EXPIRY }).then([failed]);
@@ -154,13 +154,47 @@ describe('quote decider', () => {
     expect(after.status === 'FAILED' && [after.failureReason, after.stepsApplied, after.completedAt]).toEqual(['PAYOUT_RETURNED', 2, BEFORE_EXPIRY]);
   });
 
-  it('a refund that fails is recorded unsettled', () => {
-    const { events: failed } = spec.given([created, requested(1), held(1)]).when({
-      type: 'ApplySettlementStep', step: 0, now: BEFORE_EXPIRY,
-      outcome: { status: 'FAILED', failureReason: 'REFUND_FAILED', refund: { status: 'FAILED', reason: 'REFUND_FAILED' } },
+  describe('the refund a failure starts', () => {
+    const failedAt = BEFORE_EXPIRY;
+    const failed: QuoteEvent = {
+      type: 'QuoteFailed',
+      data: {
+        ...ref, step: 0, failureReason: 'QUOTE_EXECUTION_FAILED', failedAt,
+        refund: { reference: 'Transaction:t:refund', initiatedAt: failedAt, settledAt: null, status: 'PENDING', reason: 'TRANSACTION_FAILED' },
+      },
+    };
+    const settle = (outcome: 'COMPLETED' | 'FAILED'): QuoteCommand => ({ type: 'SettleRefund', outcome, now: AFTER_EXPIRY });
+
+    it('is PENDING at the failure: initiated, not settled', () => {
+      spec.given([created, requested(1), held(1)]).when({
+        type: 'ApplySettlementStep', step: 0, now: failedAt,
+        outcome: { status: 'FAILED', failureReason: 'QUOTE_EXECUTION_FAILED', refund: { reason: 'TRANSACTION_FAILED' } },
+      }).then([failed]);
     });
-    expect(failed[0].type === 'QuoteFailed' && failed[0].data.refund).toEqual({
-      reference: 'Transaction:t:refund', initiatedAt: BEFORE_EXPIRY, settledAt: null, status: 'FAILED', reason: 'REFUND_FAILED',
+
+    it('completes once: settledAt, the quote still FAILED at its failure; a repeated task changes nothing', () => {
+      const completedRefund: QuoteEvent = { type: 'QuoteRefundCompleted', data: { ...ref, settledAt: AFTER_EXPIRY } };
+      spec.given([created, requested(1), held(1), failed]).when(settle('COMPLETED')).then([completedRefund]);
+      const done = spec.given([created, requested(1), held(1), failed, completedRefund]);
+      expect(done.state).toMatchObject({
+        status: 'FAILED', failedAt, failureReason: 'QUOTE_EXECUTION_FAILED', updatedAt: AFTER_EXPIRY,
+        refund: { reference: 'Transaction:t:refund', initiatedAt: failedAt, settledAt: AFTER_EXPIRY, status: 'COMPLETED', reason: 'TRANSACTION_FAILED' },
+      });
+      done.when(settle('COMPLETED')).then([]);
+      done.when(settle('FAILED')).then([]);
+    });
+
+    it('fails once: never settled, the money gone', () => {
+      const failedRefund: QuoteEvent = { type: 'QuoteRefundFailed', data: { ...ref, failedAt: AFTER_EXPIRY } };
+      spec.given([created, requested(1), held(1), failed]).when(settle('FAILED')).then([failedRefund]);
+      const done = spec.given([created, requested(1), held(1), failed, failedRefund]);
+      expect(done.state).toMatchObject({ status: 'FAILED', refund: { settledAt: null, status: 'FAILED' } });
+      done.when(settle('COMPLETED')).then([]);
+    });
+
+    it('cannot settle a refund that was never started: INVALID_STATE_TRANSITION', () => {
+      spec.given([created, requested(1), held(1)]).when(settle('COMPLETED')).thenError('INVALID_STATE_TRANSITION');
+      spec.given([created, requested(1), held(1), completed(0)]).when(settle('COMPLETED')).thenError('INVALID_STATE_TRANSITION');
     });
   });
 

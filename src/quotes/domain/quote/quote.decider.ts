@@ -9,6 +9,7 @@ import {
   pendingAuthorizationConflict,
 } from './quote-authorization';
 import { CancellationCommand, decideCancellation } from './quote-cancellation';
+import { RefundCommand, decideRefund, endedRefund, pendingRefund } from './quote-refund';
 import { QuoteEvent, QuoteRefund, QuoteTerms } from './quote.events';
 
 /**
@@ -21,6 +22,7 @@ import { QuoteEvent, QuoteRefund, QuoteTerms } from './quote.events';
  *   PENDING --expiresAt--> EXPIRED          PENDING --sandbox send (REALTIME_FUNDING)--> PROCESSING
  *   PENDING --execute (SCA region)--> PENDING_AUTHORIZATION --challenges--> EXECUTING | PENDING | FAILED
  *   PROCESSING (bank rail, before settlement) --cancel--> FAILED (refunded; quote-cancellation.ts)
+ *   FAILED (refund PENDING) --refund settled--> FAILED (refund COMPLETED | FAILED; quote-refund.ts)
  *
  * EXECUTING is internal (shown as PENDING): execute has won the quote but the funds are not held
  * yet. Expiry never touches an EXECUTING quote, so an execute that was accepted before expiresAt
@@ -68,7 +70,8 @@ export type PublicQuoteStatus = 'PENDING' | 'PENDING_AUTHORIZATION' | 'PROCESSIN
 export interface SettlementOutcome {
   status: 'COMPLETED' | 'FAILED';
   failureReason: string | null;
-  refund: { status: 'COMPLETED' | 'FAILED'; reason: string } | null;
+  /** The refund a failure starts (PENDING; SettleRefund ends it). */
+  refund: { reason: string } | null;
 }
 
 export type QuoteCommand =
@@ -81,7 +84,8 @@ export type QuoteCommand =
   | { type: 'Expire'; now: string }
   | { type: 'ApplySettlementStep'; step: number; outcome: SettlementOutcome; now: string }
   | AuthorizationCommand
-  | CancellationCommand;
+  | CancellationCommand
+  | RefundCommand;
 
 export function publicStatus(state: ExistingQuote): PublicQuoteStatus {
   return state.status === 'EXECUTING' ? 'PENDING' : state.status;
@@ -236,6 +240,9 @@ export const quoteDecider: Decider<QuoteCommand, QuoteState, QuoteEvent> = {
       case 'ConfirmReceipt':
         return decideCancellation(command, state);
 
+      case 'SettleRefund':
+        return decideRefund(command, state);
+
       case 'ApplySettlementStep': {
         // A quote that failed before it was processing (SCA not completed) has nothing to settle.
         if ((state.status !== 'PROCESSING' && state.status !== 'COMPLETED' && state.status !== 'FAILED') || state.processingAt === null) {
@@ -247,15 +254,7 @@ export const quoteDecider: Decider<QuoteCommand, QuoteState, QuoteEvent> = {
         if (command.outcome.status === 'COMPLETED') {
           return [{ type: 'QuoteCompleted', data: { ...ref(state), step: command.step, completedAt: command.now } }];
         }
-        const refund: QuoteRefund | null = command.outcome.refund
-          ? {
-              reference: `${state.transactionId}:refund`,
-              initiatedAt: command.now,
-              settledAt: command.outcome.refund.status === 'COMPLETED' ? command.now : null,
-              status: command.outcome.refund.status,
-              reason: command.outcome.refund.reason,
-            }
-          : null;
+        const refund = command.outcome.refund ? pendingRefund(state.transactionId, command.outcome.refund.reason, command.now) : null;
         return [
           {
             type: 'QuoteFailed',
@@ -345,6 +344,12 @@ export const quoteDecider: Decider<QuoteCommand, QuoteState, QuoteEvent> = {
       }
       case 'QuoteReceiptConfirmed':
         return state;
+      case 'QuoteRefundCompleted':
+      case 'QuoteRefundFailed': {
+        if (state.status !== 'FAILED' || !state.refund) return state;
+        const updatedAt = event.type === 'QuoteRefundCompleted' ? event.data.settledAt : event.data.failedAt;
+        return { ...state, refund: endedRefund(state.refund, event), updatedAt };
+      }
       case 'QuoteFailed': {
         if (state.status !== 'PROCESSING' && state.status !== 'COMPLETED') return state;
         return {

@@ -122,18 +122,24 @@ export type QuoteFunded = {
 
 export type QuoteExpired = { type: 'QuoteExpired'; data: Ref & { expiredAt: string } };
 
+/**
+ * The refund of a failed payout (the reference's Refund): PENDING from the failure (QuoteFailed),
+ * then COMPLETED with `settledAt` (QuoteRefundCompleted: the money is back with the payer) or
+ * FAILED (QuoteRefundFailed: the money is gone). Quotes failed before refunds had their own events
+ * recorded the refund already COMPLETED or FAILED in QuoteFailed.
+ */
 export interface QuoteRefund {
   reference: string;
   initiatedAt: string;
   settledAt: string | null;
-  status: 'COMPLETED' | 'FAILED';
+  status: 'PENDING' | 'COMPLETED' | 'FAILED';
   reason: string;
 }
 
 /** Settlement step `step` (0-based, quote-scenarios.ts) completed the payout. */
 export type QuoteCompleted = { type: 'QuoteCompleted'; data: Ref & { step: number; completedAt: string } };
 
-/** Settlement step `step` failed the payout (or returned it after COMPLETED), with its refund. */
+/** Settlement step `step` failed the payout (or returned it after COMPLETED), starting its refund. */
 export type QuoteFailed = {
   type: 'QuoteFailed';
   data: Ref & {
@@ -145,6 +151,12 @@ export type QuoteFailed = {
     cancellation?: { reason: string | null };
   };
 };
+
+/** The refund ended: the money is back with the payer (the hold released, or the return credited). */
+export type QuoteRefundCompleted = { type: 'QuoteRefundCompleted'; data: Ref & { settledAt: string } };
+
+/** The refund ended unpaid: the money is gone (the hold settled). */
+export type QuoteRefundFailed = { type: 'QuoteRefundFailed'; data: Ref & { failedAt: string } };
 
 /**
  * `POST /transactions/{id}/confirm`: the platform delivered the receipt at `receiptDeliveryConfirmedAt`
@@ -206,6 +218,8 @@ export type QuoteEvent =
   | QuoteExpired
   | QuoteCompleted
   | QuoteFailed
+  | QuoteRefundCompleted
+  | QuoteRefundFailed
   | QuoteReceiptConfirmed;
 
 export const QUOTE_EVENT_TYPES: QuoteEvent['type'][] = [
@@ -221,5 +235,7 @@ export const QUOTE_EVENT_TYPES: QuoteEvent['type'][] = [
   'QuoteExpired',
   'QuoteCompleted',
   'QuoteFailed',
+  'QuoteRefundCompleted',
+  'QuoteRefundFailed',
   'QuoteReceiptConfirmed',
 ];
