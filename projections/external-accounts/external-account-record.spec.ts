@@ -16,10 +16,15 @@ const stream: ExternalAccountEvent[] = [
       accountInfo: { accountType: 'MXN_ACCOUNT', identifiers: { clabe: '032180000118359719' }, paymentRails: ['SPEI'], beneficiary: { beneficiaryType: 'BUSINESS', fullName: 'Acme SA' } },
       primaryIdentifier: '032180000118359719',
       beneficiaryVerification: { status: 'PENDING', verifiedFullName: null },
+      accountStatus: 'UNDER_REVIEW',
       createdAt: '2025-10-13T12:00:00.000Z',
     },
   },
   { type: 'BeneficiaryVerificationResolved', data: { ...ref, status: 'PARTIAL_MATCH', verifiedFullName: 'ACME S.A.', resolvedAt: '2025-10-13T12:00:05.000Z' } },
+  {
+    type: 'ExternalAccountStatusChanged',
+    data: { ...ref, previousStatus: 'UNDER_REVIEW', status: 'ACTIVE', reason: 'BENEFICIARY_CHECK_RESOLVED', changedAt: '2025-10-13T12:00:05.000Z' },
+  },
   {
     type: 'BeneficiaryTrustChallengeIssued',
     data: { ...ref, action: 'TRUST', challengeId: CHALLENGE, factor: 'SMS_OTP', expiresAt: '2025-10-13T12:10:00.000Z', issuedAt: '2025-10-13T12:01:00.000Z' },
@@ -53,8 +58,17 @@ describe('external account record (the external-accounts read model state)', () 
   });
 
   it('a trust challenge leaves the record as it was: no view shows it', () => {
-    const before = fold(stream.slice(0, 2));
-    expect(evolveExternalAccountRecord(before, stream[2])).toBe(before);
+    const before = fold(stream.slice(0, 3));
+    expect(evolveExternalAccountRecord(before, stream[3])).toBe(before);
+  });
+
+  it('the status is UNDER_REVIEW from the creation, ACTIVE from the status change; an older creation without one reads ACTIVE', () => {
+    expect(fold(stream.slice(0, 2))!.accountStatus).toBe('UNDER_REVIEW');
+    expect(fold(stream.slice(0, 3))).toMatchObject({ accountStatus: 'ACTIVE', updatedAt: '2025-10-13T12:00:05.000Z' });
+    const { accountStatus: _status, ...older } = (stream[0] as Extract<ExternalAccountEvent, { type: 'ExternalAccountCreated' }>).data;
+    const read = fold([{ type: 'ExternalAccountCreated', data: older }])!;
+    const write = externalAccountDecider.evolve(externalAccountDecider.initialState(), { type: 'ExternalAccountCreated', data: older });
+    expect([read.accountStatus, write.status !== 'none' && write.accountStatus]).toEqual(['ACTIVE', 'ACTIVE']);
   });
 
   it('events of an account never created fold to nothing', () => {

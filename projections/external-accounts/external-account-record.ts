@@ -1,21 +1,25 @@
-import { ExternalAccountEvent } from '../../src/accounts';
+import { ExternalAccountEvent, ExternalAccountStatus } from '../../src/accounts';
 
 type Created = Extract<ExternalAccountEvent, { type: 'ExternalAccountCreated' }>['data'];
 
 /**
  * The `external-accounts` read model's own state of one account: the account as created, whether
- * it is trusted, its name check, and whether it was deleted, folded from its events. A pending
- * trust challenge is the write side's business (no view shows it), so it is not kept here.
+ * it is trusted, its name check, its status (`accountStatus`, the reference's; ACTIVE for accounts
+ * created before statuses were recorded), and whether it was deleted, folded from its events. A
+ * pending trust challenge is the write side's business (no view shows it), so it is not kept here.
  */
-export type ExternalAccountRecord = Created & {
+export type ExternalAccountRecord = Omit<Created, 'accountStatus'> & {
   status: 'active' | 'deleted';
+  accountStatus: ExternalAccountStatus;
   trusted: boolean;
   updatedAt: string;
 };
 
 /** Folds one event into the account's record; null while the account was never created. */
 export function evolveExternalAccountRecord(record: ExternalAccountRecord | null, event: ExternalAccountEvent): ExternalAccountRecord | null {
-  if (event.type === 'ExternalAccountCreated') return { status: 'active', ...event.data, trusted: false, updatedAt: event.data.createdAt };
+  if (event.type === 'ExternalAccountCreated') {
+    return { status: 'active', ...event.data, accountStatus: event.data.accountStatus ?? 'ACTIVE', trusted: false, updatedAt: event.data.createdAt };
+  }
   if (record === null) return null;
   switch (event.type) {
     case 'ExternalAccountDeleted':
@@ -33,5 +37,7 @@ export function evolveExternalAccountRecord(record: ExternalAccountRecord | null
         beneficiaryVerification: { status: event.data.status, verifiedFullName: event.data.verifiedFullName },
         updatedAt: event.data.resolvedAt,
       };
+    case 'ExternalAccountStatusChanged':
+      return { ...record, accountStatus: event.data.status, updatedAt: event.data.changedAt };
   }
 }

@@ -42,6 +42,12 @@ const resolved = (resolvedAt: string) => ({
   data: { ...ref(), status: 'MATCHED', verifiedFullName: 'JANE DOE', resolvedAt },
 });
 
+const underReview = () => ({ ...created(), data: { ...createdData(), accountStatus: 'UNDER_REVIEW' } });
+const statusChanged = (changedAt: string) => ({
+  stream: stream(),
+  type: 'ExternalAccountStatusChanged',
+  data: { ...ref(), previousStatus: 'UNDER_REVIEW', status: 'ACTIVE', reason: 'BENEFICIARY_CHECK_RESOLVED', changedAt },
+});
 const COLUMNS = 'platform_id, external_account_id, customer_id, currency, account_type, is_deleted, state::json AS state, primary_identifier, created_at, updated_at';
 
 describe('external-accounts projection', () => {
@@ -63,7 +69,8 @@ describe('external-accounts projection', () => {
         currency: 'USD',
         account_type: 'USD_ACCOUNT',
         is_deleted: false,
-        state: { status: 'active', ...createdData(), trusted: false, updatedAt: CREATED_AT },
+        // An older creation (no accountStatus) reads ACTIVE, as it was shown.
+        state: { status: 'active', ...createdData(), accountStatus: 'ACTIVE', trusted: false, updatedAt: CREATED_AT },
         primary_identifier: '123456789',
         created_at: new Date(CREATED_AT),
         updated_at: new Date(CREATED_AT),
@@ -137,6 +144,14 @@ describe('external-accounts projection', () => {
     ]);
   });
 
+  it('the status it was created with, then each status change, in the record and the view, moving updated_at', async () => {
+    await spec.given([underReview()]);
+    const row = () => spec.rows("SELECT state::json ->> 'accountStatus' AS state_status, view::json ->> 'status' AS view_status, updated_at FROM external_accounts");
+    expect(await row()).toEqual([{ state_status: 'UNDER_REVIEW', view_status: 'UNDER_REVIEW', updated_at: new Date(CREATED_AT) }]);
+    await spec.given([resolved('2025-10-13T12:00:05.000Z'), statusChanged('2025-10-13T12:00:05.000Z')]);
+    expect(await row()).toEqual([{ state_status: 'ACTIVE', view_status: 'ACTIVE', updated_at: new Date('2025-10-13T12:00:05.000Z') }]);
+  });
+
   it('a deleted account keeps its row, marked deleted, with its details and creation time', async () => {
     await spec.given([created(), deleted('2025-10-13T12:30:00.000Z')]);
     expect(await spec.rows(`SELECT ${COLUMNS} FROM external_accounts`)).toEqual([
@@ -147,7 +162,7 @@ describe('external-accounts projection', () => {
         currency: 'USD',
         account_type: 'USD_ACCOUNT',
         is_deleted: true,
-        state: { status: 'deleted', ...createdData(), trusted: false, updatedAt: '2025-10-13T12:30:00.000Z' },
+        state: { status: 'deleted', ...createdData(), accountStatus: 'ACTIVE', trusted: false, updatedAt: '2025-10-13T12:30:00.000Z' },
         primary_identifier: '123456789',
         created_at: new Date(CREATED_AT),
         updated_at: new Date('2025-10-13T12:30:00.000Z'),
@@ -156,7 +171,13 @@ describe('external-accounts projection', () => {
   });
 
   it('an event for an account it never saw created writes no row', async () => {
-    await spec.given([challenge('TRUST', '2025-10-13T12:01:00.000Z'), trusted('2025-10-13T12:02:00.000Z'), resolved('2025-10-13T12:03:00.000Z'), deleted('2025-10-13T12:04:00.000Z')]);
+    await spec.given([
+      challenge('TRUST', '2025-10-13T12:01:00.000Z'),
+      trusted('2025-10-13T12:02:00.000Z'),
+      resolved('2025-10-13T12:03:00.000Z'),
+      statusChanged('2025-10-13T12:03:00.000Z'),
+      deleted('2025-10-13T12:04:00.000Z'),
+    ]);
     expect(await spec.rows('SELECT external_account_id FROM external_accounts')).toEqual([]);
   });
 

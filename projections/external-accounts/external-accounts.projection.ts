@@ -11,8 +11,8 @@ import { ExternalAccountRecord, evolveExternalAccountRecord } from './external-a
 export const externalAccountsProjection: Projection = {
   name: 'external-accounts',
   // 2: `state` is the read model's own record, no longer the write side's state; `view` and
-  // `primary_identifier` are stored rather than computed at each read.
-  version: 2,
+  // `primary_identifier` are stored rather than computed at each read. 3: the account's status.
+  version: 3,
   tables: ['external_accounts'],
   schema: (t) => [
     `CREATE TABLE IF NOT EXISTS ${t('external_accounts')} (

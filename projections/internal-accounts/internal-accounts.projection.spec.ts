@@ -51,7 +51,13 @@ const privacy = (privateEnabled: boolean, accountId = WALLET, platformId = PLATF
   data: { platformId, accountId, privateEnabled, requestId: 'Request:r', updatedAt: '2025-10-13T15:00:00.000Z' },
 });
 
-const COLUMNS = 'platform_id, account_id, customer_id, account_type, currency, available_minor, held_minor, private_enabled, created_at, updated_at';
+const closed = (changedAt: string, accountId = ACCOUNT, platformId = PLATFORM) => ({
+  stream: stream(accountId, platformId),
+  type: 'InternalAccountStatusChanged',
+  data: { ...ref(accountId, platformId), previousStatus: 'ACTIVE', status: 'CLOSED', reason: 'CUSTOMER_DELETED', changedAt },
+});
+
+const COLUMNS = 'platform_id, account_id, customer_id, account_type, currency, status, available_minor, held_minor, private_enabled, created_at, updated_at';
 
 describe('internal-accounts projection', () => {
   let spec: ProjectionSpec;
@@ -62,7 +68,7 @@ describe('internal-accounts projection', () => {
     await spec.close();
   });
 
-  it('an opened account is one row with zero balances; privacy is null except for an embedded wallet (false)', async () => {
+  it('an opened account is one ACTIVE row with zero balances; privacy is null except for an embedded wallet (false)', async () => {
     await spec.given([
       opened(ACCOUNT),
       opened(WALLET, { accountType: 'EMBEDDED_WALLET', currency: 'USDB' }),
@@ -75,6 +81,7 @@ describe('internal-accounts projection', () => {
         customer_id: CUSTOMER,
         account_type: 'INTERNAL_FIAT',
         currency: 'USD',
+        status: 'ACTIVE',
         available_minor: '0',
         held_minor: '0',
         private_enabled: null,
@@ -87,6 +94,7 @@ describe('internal-accounts projection', () => {
         customer_id: CUSTOMER,
         account_type: 'EMBEDDED_WALLET',
         currency: 'USDB',
+        status: 'ACTIVE',
         available_minor: '0',
         held_minor: '0',
         private_enabled: false,
@@ -99,6 +107,7 @@ describe('internal-accounts projection', () => {
         customer_id: null,
         account_type: 'INTERNAL_CRYPTO',
         currency: 'USDC',
+        status: 'ACTIVE',
         available_minor: '0',
         held_minor: '0',
         private_enabled: null,
@@ -125,6 +134,24 @@ describe('internal-accounts projection', () => {
     await spec.given([released(200, 900, 0, '2025-10-13T12:04:00.000Z')]);
     expect(await balances()).toEqual([
       { available_minor: '900', held_minor: '0', created_at: new Date(OPENED_AT), updated_at: new Date('2025-10-13T12:04:00.000Z') },
+    ]);
+  });
+
+  it('a status change sets status and updated_at, keeping the balances; later movements move balances only', async () => {
+    await spec.given([opened(ACCOUNT), credited(1000, 1000, 0, '2025-10-13T12:01:00.000Z'), held(300, 700, 300, '2025-10-13T12:02:00.000Z')]);
+    await spec.given([closed('2025-10-13T13:00:00.000Z')]);
+    const row = () => spec.rows('SELECT status, available_minor, held_minor, updated_at FROM internal_accounts');
+    expect(await row()).toEqual([{ status: 'CLOSED', available_minor: '700', held_minor: '300', updated_at: new Date('2025-10-13T13:00:00.000Z') }]);
+    // The payment under way when the account closed settles.
+    const settlement = settled(300, 700, 0, '2025-10-13T13:01:00.000Z');
+    await spec.given([{ ...settlement, data: { ...settlement.data, accountStatus: 'CLOSED' } }]);
+    expect(await row()).toEqual([{ status: 'CLOSED', available_minor: '700', held_minor: '0', updated_at: new Date('2025-10-13T13:01:00.000Z') }]);
+  });
+
+  it('a status change of an account it never saw opened, or of another platform\'s, writes nothing', async () => {
+    await spec.given([opened(ACCOUNT), closed('2025-10-13T13:00:00.000Z', ACCOUNT, OTHER_PLATFORM), closed('2025-10-13T13:00:00.000Z', WALLET)]);
+    expect(await spec.rows('SELECT account_id, status, updated_at FROM internal_accounts')).toEqual([
+      { account_id: ACCOUNT, status: 'ACTIVE', updated_at: new Date(OPENED_AT) },
     ]);
   });
 

@@ -7,7 +7,8 @@ const WALLET_PRIVACY_UPDATED = 'WalletPrivacyUpdated';
 
 /**
  * `internal_accounts`: one row per internal account with its balances after the latest ledger
- * event (each event carries them), for `GET /internal-accounts` and the balance checks of other
+ * event (each event carries them) and its status (ACTIVE at the opening, then as each
+ * `InternalAccountStatusChanged` sets it), for `GET /internal-accounts` and the checks of other
  * contexts. The GET view is computed from the row (internal-account.view.ts). An embedded
  * wallet also carries its privacy setting (`private_enabled`, false until a signed `PATCH
  * /internal-accounts/{id}` changes it; null for other accounts). The setting is a wallet
@@ -16,7 +17,8 @@ const WALLET_PRIVACY_UPDATED = 'WalletPrivacyUpdated';
  */
 export const internalAccountsProjection: Projection = {
   name: 'internal-accounts',
-  version: 2,
+  // 3: the status column.
+  version: 3,
   tables: ['internal_accounts'],
   schema: (t) => [
     `CREATE TABLE IF NOT EXISTS ${t('internal_accounts')} (
@@ -25,6 +27,7 @@ export const internalAccountsProjection: Projection = {
        customer_id text,
        account_type text NOT NULL,
        currency text NOT NULL,
+       status text NOT NULL,
        available_minor bigint NOT NULL,
        held_minor bigint NOT NULL,
        private_enabled boolean,
@@ -51,13 +54,22 @@ export const internalAccountsProjection: Projection = {
       const data = typed.data;
       tx.execute(
         `INSERT INTO ${tx.table('internal_accounts')}
-           (platform_id, account_id, customer_id, account_type, currency, available_minor, held_minor, private_enabled, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, 0, 0, $7, $6, $6) ON CONFLICT (platform_id, account_id) DO NOTHING`,
+           (platform_id, account_id, customer_id, account_type, currency, status, available_minor, held_minor, private_enabled, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, 'ACTIVE', 0, 0, $7, $6, $6) ON CONFLICT (platform_id, account_id) DO NOTHING`,
         [data.platformId, data.accountId, data.customerId, data.accountType, data.currency, data.openedAt, data.accountType === 'EMBEDDED_WALLET' ? false : null],
       );
       return;
     }
     if (typed.type === 'HoldVoided') return;
+    if (typed.type === 'InternalAccountStatusChanged') {
+      tx.execute(`UPDATE ${tx.table('internal_accounts')} SET status = $3, updated_at = $4 WHERE platform_id = $1 AND account_id = $2`, [
+        typed.data.platformId,
+        typed.data.accountId,
+        typed.data.status,
+        typed.data.changedAt,
+      ]);
+      return;
+    }
     tx.execute(
       `UPDATE ${tx.table('internal_accounts')} SET available_minor = $3, held_minor = $4, updated_at = $5
         WHERE platform_id = $1 AND account_id = $2`,

@@ -14,11 +14,13 @@ import { ScaModule } from '../sca';
 import { readStreamUpTo } from '../webhooks';
 import { WebhookMappers } from '../webhooks';
 import { WebhooksModule } from '../webhooks';
+import { AccountStatusWebhookMapper } from './account-status-webhooks';
 import { AccountWebhookMapper } from './account-webhooks';
 import { AdvanceTransferOutHandler } from './commands/advance-transfer-out';
 import { ApproveTransactionHandler } from './commands/approve-transaction';
 import { CancelTransactionHandler } from './commands/cancel-transaction';
 import { CancelTransferOutHandler } from './commands/cancel-transfer-out';
+import { CloseCustomerAccountsHandler } from './commands/close-customer-accounts';
 import { ConfirmReceiptDeliveryHandler } from './commands/confirm-receipt-delivery';
 import { ConfirmTrustChangeHandler } from './commands/confirm-trust-change';
 import { CreateExternalAccountHandler } from './commands/create-external-account';
@@ -45,6 +47,7 @@ import { ExternalAccountsQuery } from './queries/external-accounts.query';
 import { InternalAccountsQuery } from './queries/internal-accounts.query';
 import { TransactionsQuery } from './queries/transactions.query';
 import { RESOLVE_BENEFICIARY_CHECK_TASK, beneficiaryCheckReactor } from './reactors/beneficiary-check.reactor';
+import { customerAccountClosureReactor } from './reactors/customer-account-closure.reactor';
 import { customerCurrencyAccountsReactor } from './reactors/customer-currency-accounts.reactor';
 import { platformAccountsReactor } from './reactors/platform-accounts.reactor';
 import { SETTLE_TRANSFER_TASK, transferProcessReactor } from './reactors/transfer-process.reactor';
@@ -78,6 +81,7 @@ import { SETTLE_TRANSFER_TASK, transferProcessReactor } from './reactors/transfe
     ApproveTransactionHandler,
     CancelTransactionHandler,
     CancelTransferOutHandler,
+    CloseCustomerAccountsHandler,
     ConfirmReceiptDeliveryHandler,
     OpenCustomerAccountsHandler,
     OpenPlatformAccountsHandler,
@@ -114,10 +118,17 @@ export class AccountsModule implements OnModuleInit {
     this.tasks.register(SETTLE_TRANSFER_TASK, (payload) => this.commandBus.execute(new SettleTransfer(payload.subjectId)));
     this.reactors.register(beneficiaryCheckReactor(this.tasks, this.config));
     this.tasks.register(RESOLVE_BENEFICIARY_CHECK_TASK, (payload) => this.commandBus.execute(new ResolveBeneficiaryCheck(payload.subjectId)));
+    this.reactors.register(customerAccountClosureReactor(this.commandBus));
     this.webhookMappers.register(
       new AccountWebhookMapper(
         (event) => readStreamUpTo(this.events, event),
         async (streamName) => (await this.events.store.readStream(streamName, { maxCount: 1 }))[0],
+        async (platformId, accountId) => (await this.internalAccounts.findDetails(platformId, accountId))?.privateEnabled,
+      ),
+    );
+    this.webhookMappers.register(
+      new AccountStatusWebhookMapper(
+        (event) => readStreamUpTo(this.events, event),
         async (platformId, accountId) => (await this.internalAccounts.findDetails(platformId, accountId))?.privateEnabled,
       ),
     );

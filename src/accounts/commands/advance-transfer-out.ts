@@ -3,6 +3,7 @@ import { CommandStore } from '../../infra/commands/command-store';
 import { DomainError } from '../../infra/domain/domain-error';
 import { RecordedEvent } from '../../infra/event-store/event-store.port';
 import { streamNameFor } from '../../infra/ids';
+import { ACCOUNT_NOT_ACTIVE, accountNotActive } from '../domain/internal-account/internal-account.decider';
 import { TransactionCommand, TransactionState, transactionDecider } from '../domain/transaction/transaction.decider';
 import { TransactionEvent } from '../domain/transaction/transaction.events';
 import { AccountsLedger } from '../ledger/accounts-ledger';
@@ -16,6 +17,8 @@ export interface TransferOutOutcome {
   revision: number | 'no_stream';
   /** On a refusal: the source's available balance (from the refusal, or after the hold went back). */
   available?: number;
+  /** On a refusal for the source's status (not its balance): the answer. */
+  refusal?: DomainError;
 }
 
 /**
@@ -53,9 +56,12 @@ export class AdvanceTransferOutHandler implements ICommandHandler<AdvanceTransfe
         await this.ledger.hold({ platformId: state.platformId, accountId: state.sourceAccountId, holdId: transactionId, amount: state.amount, reference: transactionId });
         command = { type: 'RecordFundsHeld', holdId: transactionId, now: new Date().toISOString() };
       } catch (error) {
-        if (!(error instanceof DomainError) || error.code !== INSUFFICIENT_FUNDS) throw error;
+        if (!(error instanceof DomainError)) throw error;
+        // A closed source is a rejection too: rethrown, the reactor would retry it forever.
+        const reason = error.code === INSUFFICIENT_FUNDS ? INSUFFICIENT_FUNDS : error.details?.reason === ACCOUNT_NOT_ACTIVE ? ACCOUNT_NOT_ACTIVE : null;
+        if (!reason) throw error;
         available = (error.details as { available?: number } | undefined)?.available;
-        command = { type: 'RejectTransferOut', reason: 'INSUFFICIENT_FUNDS', now: new Date().toISOString() };
+        command = { type: 'RejectTransferOut', reason, now: new Date().toISOString() };
       }
       await appendTransferStep(this.commands, stream, loaded, command);
     }
@@ -67,8 +73,10 @@ export class AdvanceTransferOutHandler implements ICommandHandler<AdvanceTransfe
     const { state, revision } = leftRequested(recorded);
     if (state.status !== 'REJECTED' || state.kind !== 'TRANSFER_OUT') return { state, revision };
     const released = await this.ledger.releaseHold({ platformId: state.platformId, accountId: state.sourceAccountId, holdId: transactionId, reason: 'TRANSFER_REJECTED' });
-    // The refusal may have been decided by the reactor: report the balance as it is now.
-    return { state, revision, available: available ?? released.available };
+    // The refusal may have been decided by the reactor: report the balance (or status) as it is now.
+    const rejection = recorded.find((event) => event.type === 'TransferOutRejected');
+    const refusal = rejection?.data.reason === ACCOUNT_NOT_ACTIVE ? accountNotActive(state.sourceAccountId, released.status) : undefined;
+    return { state, revision, available: available ?? released.available, ...(refusal ? { refusal } : {}) };
   }
 }
 

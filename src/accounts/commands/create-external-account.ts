@@ -36,7 +36,8 @@ export class CreateExternalAccount extends Command<ExternalAccountView> {
 /**
  * The customer must exist and not be deleted; in sandbox mode the beneficiary name check runs
  * first (an invalid account is refused, a PENDING answer is resolved later by
- * ResolveBeneficiaryCheck, scheduled by the `beneficiary-check` reactor).
+ * ResolveBeneficiaryCheck, scheduled by the `beneficiary-check` reactor: the account is
+ * UNDER_REVIEW until then, then ACTIVE).
  */
 @CommandHandler(CreateExternalAccount)
 export class CreateExternalAccountHandler implements ICommandHandler<CreateExternalAccount, ExternalAccountView> {

@@ -1,6 +1,7 @@
 import { Command, CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DomainError } from '../../infra/domain/domain-error';
 import { newId } from '../../infra/ids';
+import { accountNotActive } from '../domain/internal-account/internal-account.decider';
 import { AccountsLedger } from '../ledger/accounts-ledger';
 import { InternalAccountView, internalAccountView } from '../queries/internal-account.view';
 import { InternalAccountsQuery } from '../queries/internal-accounts.query';
@@ -33,6 +34,8 @@ export class FundInternalAccountHandler implements ICommandHandler<FundInternalA
   async execute({ platformId, accountId, amount }: FundInternalAccount): Promise<InternalAccountView> {
     const account = await this.internalAccounts.findDetails(platformId, accountId);
     if (!account) throw new DomainError('REFERENCE_NOT_FOUND', 'Internal account not found');
+    // A closed account receives no new payment (what was under way still lands: docs/accounts.md).
+    if (account.status !== 'ACTIVE') throw accountNotActive(accountId, account.status);
     const transactionId = newId('Transaction');
     const credited = await this.ledger.credit({ platformId, accountId, movementId: transactionId, amount, reason: 'SANDBOX_FUNDING', reference: transactionId });
     await this.commandBus.execute(

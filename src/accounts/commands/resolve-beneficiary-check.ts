@@ -12,7 +12,10 @@ export class ResolveBeneficiaryCheck extends Command<void> {
   }
 }
 
-/** Runs at least once: a no-op when the check is no longer pending or the account was deleted. */
+/**
+ * Runs at least once: a no-op when the check is no longer pending or the account was deleted. An
+ * account UNDER_REVIEW for the check becomes ACTIVE in the same decision (`EXTERNAL_ACCOUNT.STATUS_UPDATED`).
+ */
 @CommandHandler(ResolveBeneficiaryCheck)
 export class ResolveBeneficiaryCheckHandler implements ICommandHandler<ResolveBeneficiaryCheck, void> {
   constructor(private readonly commands: CommandStore) {}

@@ -23,7 +23,8 @@ export class TransferOut extends Command<WireTransaction> {
 /**
  * Records the request first (`TransferOutRequested`), then has the funds held (AdvanceTransferOut,
  * which the `transfer-process` reactor sends too when this request dies in between); a refusal is
- * 400 INSUFFICIENT_FUNDS. The settlement follows later, by a task.
+ * 400 INSUFFICIENT_FUNDS, or ACCOUNT_NOT_ACTIVE for a closed source. The settlement follows later,
+ * by a task.
  */
 @CommandHandler(TransferOut)
 export class TransferOutHandler implements ICommandHandler<TransferOut, WireTransaction> {
@@ -40,7 +41,7 @@ export class TransferOutHandler implements ICommandHandler<TransferOut, WireTran
     await this.commands.handle(TRANSFER_STREAM, streamNameFor(transactionId), { type: 'RequestTransferOut', parties, now: new Date().toISOString() });
     const outcome = await this.commandBus.execute(new AdvanceTransferOut(transactionId));
     if (outcome.state.status === 'REJECTED') {
-      throw insufficientFunds({
+      throw outcome.refusal ?? insufficientFunds({
         accountId: parties.sourceAccountId,
         requested: parties.amount,
         ...(outcome.available !== undefined ? { available: outcome.available } : {}),

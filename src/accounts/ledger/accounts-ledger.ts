@@ -125,7 +125,7 @@ export class AccountsLedger {
     const missing: string[] = [];
     for (const accountId of accountIds) {
       const stream = this.streamFor(accountId);
-      // An account never closes: an open one cached is open (and the read models are waited for up to it).
+      // Opened stays opened (a closed account too): an open one cached is open (and the read models are waited for up to it).
       if (this.commands.cached(INTERNAL_ACCOUNT_STREAM, stream)?.state.status === 'open') continue;
       const { state } = await this.load(stream);
       if (state.status !== 'open') missing.push(accountId);
@@ -342,6 +342,7 @@ function snapshotOf(state: OpenAccount): LedgerAccountSnapshot {
     customerId: state.customerId,
     accountType: state.accountType,
     currency: state.currency,
+    status: state.accountStatus,
     available: state.available,
     held: state.held,
     total: state.available + state.held,
@@ -365,5 +366,7 @@ function eventIdFor(accountId: string, event: InternalAccountEvent): string {
       return uuidv5(`ledger:${accountId}:release:${event.data.holdId}`);
     case 'HoldVoided':
       return uuidv5(`ledger:${accountId}:void:${event.data.holdId}`);
+    case 'InternalAccountStatusChanged':
+      return uuidv5(`ledger:${accountId}:status:${event.data.status}:${event.data.changedAt}`);
   }
 }

@@ -1,6 +1,6 @@
 import { DomainEvent } from '../../infra/domain/decider';
 import { AppendResult, EventMetadata } from '../../infra/event-store/event-store.port';
-import { InternalAccountType } from '../domain/internal-account/internal-account.events';
+import { InternalAccountStatus, InternalAccountType } from '../domain/internal-account/internal-account.events';
 
 /** What AccountsLedger takes and answers (its public vocabulary). */
 export interface LedgerAccountSnapshot {
@@ -9,6 +9,8 @@ export interface LedgerAccountSnapshot {
   customerId: string | null;
   accountType: InternalAccountType;
   currency: string;
+  /** ACTIVE, or CLOSED once the customer is deleted (a hold is then refused). */
+  status: InternalAccountStatus;
   /** `balance.amount` of the GET view. */
   available: number;
   held: number;

@@ -7,7 +7,7 @@ import { EventStoreService } from '../../infra/event-store/event-store.service';
 import { streamNameFor, uuidv7From, uuidv7Millis } from '../../infra/ids';
 import { STABLECOINS, isCurrencyCode } from '../../shared/currencies';
 import { InternalAccountType } from '../domain/internal-account/internal-account.events';
-import { AccountsLedger, OpenAccountInput } from '../ledger/accounts-ledger';
+import { AccountsLedger, INTERNAL_ACCOUNT_STREAM, OpenAccountInput } from '../ledger/accounts-ledger';
 import { CommandStore } from '../../infra/commands/command-store';
 import { CUSTOMER_STREAM } from '../../customers';
 
@@ -38,7 +38,8 @@ function platformAccountType(currency: string): InternalAccountType {
 
 /**
  * Opens internal accounts: one per supported currency of the platform for each customer (an
- * EMBEDDED_WALLET account in USDB when USDB is supported), and the platform's own accounts.
+ * EMBEDDED_WALLET account in USDB when USDB is supported), and the platform's own accounts; closes
+ * a deleted customer's.
  */
 @Injectable()
 export class InternalAccountProvisioner {
@@ -69,7 +70,8 @@ export class InternalAccountProvisioner {
    * and an expected revision alone checks nothing unless the commit writes to the stream: hence
    * the customer event. Event stores without multi-stream commits (EventStoreDB) append the
    * customer event first and open after; the decider then answers an account already recorded
-   * with nothing to add, even after a deletion, so a retry finishes what was decided.
+   * with nothing to add, even after a deletion, so a retry finishes what was decided, and closes
+   * what it opened if the customer is deleted by then (the deletion's closing may have run first).
    */
   async provisionCustomerCurrencies(input: { platformId: string; customerId: string; currencies: string[]; openedAt: string }): Promise<void> {
     const wanted: OpenAccountInput[] = input.currencies.filter(isCurrencyCode).map((currency) => ({
@@ -115,7 +117,40 @@ export class InternalAccountProvisioner {
         }
       }
       for (const account of missing) await this.ledger.open(account);
+      const after = await this.commands.load(CUSTOMER_STREAM, customerStream);
+      if (after.state.status === 'deleted' && after.state.deletedAt) {
+        await this.close(input.platformId, missing.map((account) => account.accountId), after.state.deletedAt);
+      }
       return;
+    }
+  }
+
+  /**
+   * Closes the accounts of a deleted customer (a closed one stays as it is), at the deletion's
+   * time so that a replay closes them alike. Candidates: the accounts the customer's stream
+   * records, and its account id in every currency the platform ever supported (ids derive from
+   * customer and currency), for accounts opened before openings were recorded there. Those not
+   * open are skipped (one opened after the deletion is closed by the provisioning that opens it).
+   */
+  async closeCustomerAccounts(input: { platformId: string; customerId: string; closedAt: string }): Promise<void> {
+    const { state } = await this.commands.load(CUSTOMER_STREAM, streamNameFor(input.customerId));
+    const recorded = state.status === 'none' ? [] : (state.internalAccountIds ?? []);
+    const everSupported = new Set(supportedCurrencyLists(await this.events.readStream(streamNameFor(input.platformId))).flat());
+    const derived = [...everSupported].filter(isCurrencyCode).map((currency) => customerAccountId(input.customerId, currency));
+    const candidates = [...new Set([...recorded, ...derived])];
+    const unopened = new Set(await this.ledger.unopened(candidates));
+    await this.close(input.platformId, candidates.filter((accountId) => !unopened.has(accountId)), input.closedAt);
+  }
+
+  private async close(platformId: string, accountIds: string[], closedAt: string): Promise<void> {
+    for (const accountId of accountIds) {
+      await this.commands.handle(
+        INTERNAL_ACCOUNT_STREAM,
+        streamNameFor(accountId),
+        { type: 'CloseInternalAccount', reason: 'CUSTOMER_DELETED', now: closedAt },
+        // The account's platform is the tenant of its events, whoever asks (a reactor).
+        { metadata: { platformId } },
+      );
     }
   }
 
@@ -151,15 +186,21 @@ export class InternalAccountProvisioner {
   }
 }
 
+/** The platform's supported currencies as of its last event. */
 function currenciesOf(platformEvents: Array<{ type: string; data: Record<string, unknown> }>): string[] {
-  let currencies: string[] = [];
+  return supportedCurrencyLists(platformEvents).at(-1) ?? [];
+}
+
+/** Each list of supported currencies the platform's events set, oldest first. */
+function supportedCurrencyLists(platformEvents: Array<{ type: string; data: Record<string, unknown> }>): string[][] {
+  const lists: string[][] = [];
   for (const event of platformEvents) {
     const data = event.data as {
       config?: { supportedCurrencies?: Array<{ currencyCode: string }> };
       changes?: { supportedCurrencies?: Array<{ currencyCode: string }> };
     };
     const list = event.type === 'PlatformRegistered' ? data.config?.supportedCurrencies : event.type === 'PlatformConfigUpdated' ? data.changes?.supportedCurrencies : undefined;
-    if (list) currencies = list.map((entry) => entry.currencyCode);
+    if (list) lists.push(list.map((entry) => entry.currencyCode));
   }
-  return currencies;
+  return lists;
 }

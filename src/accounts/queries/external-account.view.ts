@@ -1,6 +1,6 @@
 import { wireIdentifiers } from '../domain/external-account/account-identifiers';
 import { ExternalAccountRecord } from '../domain/external-account/external-account.decider';
-import { Beneficiary, BeneficiaryVerificationStatus } from '../domain/external-account/external-account.events';
+import { Beneficiary, BeneficiaryVerificationStatus, ExternalAccountStatus } from '../domain/external-account/external-account.events';
 
 /**
  * An external account exactly as `GET /customers/external-accounts/{id}` returns it.
@@ -30,7 +30,8 @@ import { Beneficiary, BeneficiaryVerificationStatus } from '../domain/external-a
 export interface ExternalAccountView {
   id: string;
   customerId: string;
-  status: 'ACTIVE';
+  /** UNDER_REVIEW while the beneficiary name check is PENDING, else ACTIVE (docs/accounts.md). */
+  status: ExternalAccountStatus;
   platformAccountId: string | null;
   ownershipType?: 'FIRST_PARTY' | 'THIRD_PARTY';
   currency: string;
@@ -72,7 +73,7 @@ export function externalAccountView(record: ExternalAccountViewSource): External
   const view: ExternalAccountView = {
     id: record.externalAccountId,
     customerId: record.customerId,
-    status: 'ACTIVE',
+    status: record.accountStatus,
     platformAccountId: record.platformAccountId,
     currency: record.currency,
     defaultUmaDepositAccount: record.defaultUmaDepositAccount ?? false,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { RecordedEvent } from '../../infra/event-store/event-store.port';
 import { Currency, currency as currencyOf } from '../../shared/currencies';
-import { InternalAccountEvent, InternalAccountType } from '../domain/internal-account/internal-account.events';
+import { InternalAccountEvent, InternalAccountStatus, InternalAccountType } from '../domain/internal-account/internal-account.events';
 
 export interface CurrencyAmount {
   amount: number;
@@ -40,11 +40,8 @@ export interface InternalAccountView {
   /** Absent for platform-owned accounts. */
   customerId?: string;
   type: InternalAccountType;
-  /**
-   * Always ACTIVE: accounts open with their customer (or platform) and this service has no
-   * freeze or closure, so PENDING, FROZEN, CLOSED and FAILED never occur.
-   */
-  status: 'ACTIVE';
+  /** ACTIVE from the opening; CLOSED once the customer is deleted (docs/accounts.md). */
+  status: InternalAccountStatus;
   /** Available to spend (minor units). */
   balance: CurrencyAmount;
   /** Available plus held. */
@@ -63,6 +60,7 @@ export interface InternalAccountRecord {
   customerId: string | null;
   accountType: InternalAccountType;
   currency: string;
+  status: InternalAccountStatus;
   available: number;
   held: number;
   openedAt: string;
@@ -79,7 +77,7 @@ export function internalAccountView(record: InternalAccountRecord): InternalAcco
   const view: InternalAccountView = {
     id: record.accountId,
     type: record.accountType,
-    status: 'ACTIVE',
+    status: record.status,
     balance: { amount: record.available, currency },
     totalBalance: { amount: record.available + record.held, currency },
     fundingPaymentInstructions: fundingInstructions(record),
@@ -94,7 +92,9 @@ export function internalAccountView(record: InternalAccountRecord): InternalAcco
 
 /**
  * The account view as of the last of `events` (a prefix of its ledger stream): what GET answered
- * right after that event, e.g. for an `INTERNAL_ACCOUNT.BALANCE_UPDATED` webhook.
+ * right after that event, e.g. for an `INTERNAL_ACCOUNT.BALANCE_UPDATED` webhook. The opening and
+ * one movement are enough for the view right after that movement: a movement carries the
+ * balances and, when it is not ACTIVE, the status after it.
  */
 export function internalAccountViewFromEvents(
   events: Array<Pick<RecordedEvent, 'type' | 'data'>>,
@@ -109,6 +109,7 @@ export function internalAccountViewFromEvents(
         customerId: event.data.customerId,
         accountType: event.data.accountType,
         currency: event.data.currency,
+        status: 'ACTIVE',
         available: 0,
         held: 0,
         openedAt: event.data.openedAt,
@@ -119,12 +120,19 @@ export function internalAccountViewFromEvents(
     }
     // Tombstones (HoldVoided) move no money and do not touch the account's updatedAt.
     if (!record || event.type === 'HoldVoided') continue;
-    record = { ...record, available: event.data.available, held: event.data.held, updatedAt: movementTime(event) };
+    if (event.type === 'InternalAccountStatusChanged') {
+      record = { ...record, status: event.data.status, updatedAt: event.data.changedAt };
+      continue;
+    }
+    // Only an ACTIVE account takes a hold; other movements say when the account is not ACTIVE.
+    const status = event.type === 'FundsHeld' ? 'ACTIVE' : (event.data.accountStatus ?? 'ACTIVE');
+    record = { ...record, status, available: event.data.available, held: event.data.held, updatedAt: movementTime(event) };
   }
   return record ? internalAccountView(record) : null;
 }
 
-export function movementTime(event: Exclude<InternalAccountEvent, { type: 'InternalAccountOpened' | 'HoldVoided' }>): string {
+/** When a movement happened (the events that move money). */
+export function movementTime(event: Exclude<InternalAccountEvent, { type: 'InternalAccountOpened' | 'HoldVoided' | 'InternalAccountStatusChanged' }>): string {
   switch (event.type) {
     case 'FundsCredited':
       return event.data.creditedAt;

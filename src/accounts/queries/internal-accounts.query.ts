@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
 import { Page, PageRequest, toPage } from '../../infra/http/pagination';
 import { PG_POOL } from '../../infra/postgres/pool';
-import { InternalAccountType } from '../domain/internal-account/internal-account.events';
+import { InternalAccountStatus, InternalAccountType } from '../domain/internal-account/internal-account.events';
 import { InternalAccountRecord, InternalAccountView, internalAccountView } from './internal-account.view';
 
 export interface InternalAccountFilters {
@@ -22,6 +22,7 @@ interface Row {
   customer_id: string | null;
   account_type: InternalAccountType;
   currency: string;
+  status: InternalAccountStatus;
   available_minor: string;
   held_minor: string;
   private_enabled: boolean | null;
@@ -36,6 +37,7 @@ function recordOf(row: Row): InternalAccountRecord {
     customerId: row.customer_id,
     accountType: row.account_type,
     currency: row.currency,
+    status: row.status,
     available: Number(row.available_minor),
     held: Number(row.held_minor),
     openedAt: row.created_at.toISOString(),
@@ -48,8 +50,9 @@ function recordOf(row: Row): InternalAccountRecord {
  * Read side of internal accounts (the `internal-accounts` projection). Exported: `findById`
  * answers the account as GET shows it (`customerId`, `type`, `balance.currency.code` is the
  * currency) or null for an unknown id or another platform's account; `findDetails` adds the raw
- * currency code and balances. For a balance that must be exact (before moving money) use
- * `AccountsLedger.snapshot`, which reads the ledger stream.
+ * currency code, balances and `status` (a payment to or from an account that is not ACTIVE is
+ * refused where it starts: docs/accounts.md). For a balance that must be exact (before moving
+ * money) use `AccountsLedger.snapshot`, which reads the ledger stream.
  */
 @Injectable()
 export class InternalAccountsQuery {

@@ -291,19 +291,21 @@ describe('external accounts', () => {
     const account = await createUsdExternalAccount(testApp.platform.api, customer.id, '104');
     expect(account.beneficiaryVerificationStatus).toBe('PENDING');
     expect(account.beneficiaryVerifiedData).toBeUndefined();
+    expect(account.status).toBe('UNDER_REVIEW');
     const resolved = await eventually(async () => {
       const read = await testApp.platform.api.get(`/customers/external-accounts/${account.id}`).expect(200);
       return read.body.beneficiaryVerificationStatus !== 'PENDING' && read.body;
     });
     expect(resolved).toEqual({
       ...account,
+      status: 'ACTIVE',
       beneficiaryVerificationStatus: 'MATCHED',
       beneficiaryVerifiedData: { fullName: 'Jane Doe' },
       updatedAt: expect.any(String),
     });
     expect(Date.parse(resolved.updatedAt)).toBeGreaterThan(Date.parse(account.createdAt));
     const history = await testApp.platform.api.get('/audit/events').query({ resourceId: account.id }).expect(200);
-    expect(history.body.data.map((entry: { type: string }) => entry.type)).toEqual(['ExternalAccountCreated', 'BeneficiaryVerificationResolved']);
+    expect(history.body.data.map((entry: { type: string }) => entry.type)).toEqual(['ExternalAccountCreated', 'BeneficiaryVerificationResolved', 'ExternalAccountStatusChanged']);
 
     // An account deleted while its check is pending stays deleted: the late answer is a no-op.
     const deleted = await createUsdExternalAccount(testApp.platform.api, customer.id, '104');

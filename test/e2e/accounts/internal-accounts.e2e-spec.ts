@@ -218,7 +218,7 @@ describe('internal accounts', () => {
       expect(await historyOf(platform, customer.id)).toEqual(['CustomerCreated', 'CustomerKycStatusChanged', 'CustomerInternalAccountsOpened', 'CustomerDeleted']);
     });
 
-    it('opened first, deleted after: the account stays, its opening recorded before the deletion', async () => {
+    it('opened first, deleted after: the account stays (closed with the customer), its opening recorded before the deletion', async () => {
       const platform = await usdOnly();
       const customer = await createIndividual(platform.api);
       await testApp.app.get(InternalAccountProvisioner).provisionCustomerCurrencies({
@@ -226,8 +226,11 @@ describe('internal accounts', () => {
       });
       await platform.api.delete(`/customers/${customer.id}`).expect(200);
       expect(await currenciesOf(platform, customer.id)).toEqual(['EUR', 'USD']);
-      const eur = await platform.api.get(`/internal-accounts/${customerAccountId(customer.id, 'EUR')}`).expect(200);
-      expect(eur.body).toEqual(expect.objectContaining({ customerId: customer.id, status: 'ACTIVE', type: 'INTERNAL_FIAT' }));
+      const eur = await eventually(async () => {
+        const read = await platform.api.get(`/internal-accounts/${customerAccountId(customer.id, 'EUR')}`).expect(200);
+        return read.body.status === 'CLOSED' && read.body;
+      });
+      expect(eur).toEqual(expect.objectContaining({ customerId: customer.id, status: 'CLOSED', type: 'INTERNAL_FIAT' }));
       expect(await historyOf(platform, customer.id)).toEqual([
         'CustomerCreated', 'CustomerKycStatusChanged', 'CustomerInternalAccountsOpened', 'CustomerInternalAccountsOpened', 'CustomerDeleted',
       ]);

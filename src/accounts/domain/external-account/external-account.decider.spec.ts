@@ -69,4 +69,32 @@ describe('external account decider', () => {
     spec.given([pending, { type: 'ExternalAccountDeleted', data: { ...ref, deletedAt: NOW } }]).when(resolve).then([]);
     spec.given([]).when(resolve).then([]);
   });
+
+  describe('status', () => {
+    const pendingCheck = { status: 'PENDING' as const, verifiedFullName: null };
+    const input = (created as Extract<ExternalAccountEvent, { type: 'ExternalAccountCreated' }>).data;
+    const underReview: ExternalAccountEvent = { type: 'ExternalAccountCreated', data: { ...input, beneficiaryVerification: pendingCheck, accountStatus: 'UNDER_REVIEW' } };
+    const resolve: ExternalAccountCommand = { type: 'ResolveBeneficiaryVerification', status: 'NOT_MATCHED', verifiedFullName: null, now: LATER };
+
+    it('is UNDER_REVIEW from the creation while the name check is PENDING, else ACTIVE', () => {
+      spec.given([]).when({ type: 'CreateExternalAccount', created: { ...input, beneficiaryVerification: pendingCheck } }).then([underReview]);
+      spec.given([]).when({ type: 'CreateExternalAccount', created: input }).then([{ type: 'ExternalAccountCreated', data: { ...input, accountStatus: 'ACTIVE' } }]);
+      expect(spec.given([underReview]).state).toMatchObject({ accountStatus: 'UNDER_REVIEW' });
+    });
+
+    it('becomes ACTIVE with the name check\'s answer, whatever it is, in the same decision', () => {
+      const resolution = spec.given([underReview]).when(resolve);
+      resolution.then([
+        { type: 'BeneficiaryVerificationResolved', data: { ...ref, status: 'NOT_MATCHED', verifiedFullName: null, resolvedAt: LATER } },
+        { type: 'ExternalAccountStatusChanged', data: { ...ref, previousStatus: 'UNDER_REVIEW', status: 'ACTIVE', reason: 'BENEFICIARY_CHECK_RESOLVED', changedAt: LATER } },
+      ]);
+      expect(spec.given([underReview, ...resolution.events]).state).toMatchObject({ accountStatus: 'ACTIVE', updatedAt: LATER });
+    });
+
+    it('an account created before statuses were recorded is ACTIVE: its check resolves without a status change', () => {
+      const older: ExternalAccountEvent = { type: 'ExternalAccountCreated', data: { ...input, beneficiaryVerification: pendingCheck } };
+      expect(spec.given([older]).state).toMatchObject({ accountStatus: 'ACTIVE' });
+      expect(spec.given([older]).when(resolve).events.map((event) => event.type)).toEqual(['BeneficiaryVerificationResolved']);
+    });
+  });
 });

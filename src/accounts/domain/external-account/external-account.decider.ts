@@ -1,7 +1,15 @@
 import { Decider } from '../../../infra/domain/decider';
 import { DomainError } from '../../../infra/domain/domain-error';
 import { externalAccountNotFound } from './external-account.errors';
-import { AccountInfo, BeneficiaryVerificationStatus, ExternalAccountEvent, TrustAction } from './external-account.events';
+import {
+  AccountInfo,
+  BeneficiaryVerificationStatus,
+  ExternalAccountCreated,
+  ExternalAccountEvent,
+  ExternalAccountStatus,
+  ExternalAccountStatusReason,
+  TrustAction,
+} from './external-account.events';
 
 export interface ExternalAccountRecord {
   externalAccountId: string;
@@ -12,6 +20,8 @@ export interface ExternalAccountRecord {
   accountInfo: AccountInfo;
   primaryIdentifier: string;
   beneficiaryVerification: { status: BeneficiaryVerificationStatus; verifiedFullName: string | null } | null;
+  /** The reference's status (`status` of the state only says whether the account exists). */
+  accountStatus: ExternalAccountStatus;
   ownershipType?: 'FIRST_PARTY' | 'THIRD_PARTY';
   defaultUmaDepositAccount?: boolean;
   trusted: boolean;
@@ -23,7 +33,8 @@ export interface ExternalAccountRecord {
 export type ExternalAccountState = { status: 'none' } | ({ status: 'active' | 'deleted' } & ExternalAccountRecord);
 
 export type ExternalAccountCommand =
-  | { type: 'CreateExternalAccount'; created: Extract<ExternalAccountEvent, { type: 'ExternalAccountCreated' }>['data'] }
+  /** The account as the handler built it; the decider sets the status it starts with. */
+  | { type: 'CreateExternalAccount'; created: Omit<ExternalAccountCreated['data'], 'accountStatus'> }
   | { type: 'DeleteExternalAccount'; now: string }
   | { type: 'StartTrustChange'; action: TrustAction; challengeId: string; expiresAt: string; now: string }
   | { type: 'ConfirmTrustChange'; action: TrustAction; proofAccepted: boolean; now: string }
@@ -34,17 +45,35 @@ export type ExternalAccountCommand =
       now: string;
     };
 
+/** UNDER_REVIEW while the beneficiary name check has not answered, else ACTIVE. */
+function initialStatus(created: Omit<ExternalAccountCreated['data'], 'accountStatus'>): ExternalAccountStatus {
+  return created.beneficiaryVerification?.status === 'PENDING' ? 'UNDER_REVIEW' : 'ACTIVE';
+}
+
+/** The move to `status` (nothing when the account has it already), for any decision to append. */
+function statusChange(state: ExternalAccountRecord, status: ExternalAccountStatus, reason: ExternalAccountStatusReason, now: string): ExternalAccountEvent[] {
+  if (state.accountStatus === status) return [];
+  return [
+    {
+      type: 'ExternalAccountStatusChanged',
+      data: { externalAccountId: state.externalAccountId, platformId: state.platformId, previousStatus: state.accountStatus, status, reason, changedAt: now },
+    },
+  ];
+}
+
 /**
  * An external account (a beneficiary). Trusting one is an SCA ceremony for customers in SCA
  * regions: start (challenge issued), confirm (proof checked by the caller). A trusted account
- * cannot be deleted: 409 BENEFICIARY_TRUSTED until it is untrusted.
+ * cannot be deleted: 409 BENEFICIARY_TRUSTED until it is untrusted. Its status (`accountStatus`)
+ * is UNDER_REVIEW while its name check is pending and ACTIVE once it answered.
  */
 export const externalAccountDecider: Decider<ExternalAccountCommand, ExternalAccountState, ExternalAccountEvent> = {
   initialState: () => ({ status: 'none' }),
 
   decide(command, state) {
     if (command.type === 'CreateExternalAccount') {
-      return state.status === 'none' ? [{ type: 'ExternalAccountCreated', data: command.created }] : [];
+      if (state.status !== 'none') return [];
+      return [{ type: 'ExternalAccountCreated', data: { ...command.created, accountStatus: initialStatus(command.created) } }];
     }
     if (command.type === 'ResolveBeneficiaryVerification') {
       // A late answer is a no-op for a deleted account or a check that is no longer pending.
@@ -60,6 +89,8 @@ export const externalAccountDecider: Decider<ExternalAccountCommand, ExternalAcc
             resolvedAt: command.now,
           },
         },
+        // Whatever the answer: a name that does not match warns the payer, it does not stop the account.
+        ...(state.accountStatus === 'UNDER_REVIEW' ? statusChange(state, 'ACTIVE', 'BENEFICIARY_CHECK_RESOLVED', command.now) : []),
       ];
     }
     if (state.status !== 'active') throw externalAccountNotFound();
@@ -106,6 +137,7 @@ export const externalAccountDecider: Decider<ExternalAccountCommand, ExternalAcc
       return {
         status: 'active',
         ...event.data,
+        accountStatus: event.data.accountStatus ?? 'ACTIVE',
         trusted: false,
         pendingChallenge: null,
         updatedAt: event.data.createdAt,
@@ -130,6 +162,8 @@ export const externalAccountDecider: Decider<ExternalAccountCommand, ExternalAcc
           beneficiaryVerification: { status: event.data.status, verifiedFullName: event.data.verifiedFullName },
           updatedAt: event.data.resolvedAt,
         };
+      case 'ExternalAccountStatusChanged':
+        return { ...state, accountStatus: event.data.status, updatedAt: event.data.changedAt };
     }
   },
 };

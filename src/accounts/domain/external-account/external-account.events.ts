@@ -58,6 +58,15 @@ export type AccountInfo = {
 
 export type TrustAction = 'TRUST' | 'UNTRUST';
 
+/**
+ * Status of an external account: UNDER_REVIEW while its beneficiary name check is pending, then
+ * ACTIVE. The other statuses do not occur in this service yet.
+ */
+export type ExternalAccountStatus = 'PENDING' | 'ACTIVE' | 'PENDING_OWNERSHIP_VERIFICATION' | 'UNVERIFIED' | 'UNDER_REVIEW' | 'INACTIVE';
+
+/** Why an external account's status changed. */
+export type ExternalAccountStatusReason = 'BENEFICIARY_CHECK_RESOLVED';
+
 export type ExternalAccountCreated = {
   type: 'ExternalAccountCreated';
   data: {
@@ -73,6 +82,8 @@ export type ExternalAccountCreated = {
     ownershipType?: 'FIRST_PARTY' | 'THIRD_PARTY';
     /** Whether UMA payments to the customer land here (absent from older events: false). */
     defaultUmaDepositAccount?: boolean;
+    /** The status it was created with (absent from older events: ACTIVE, as they were shown). */
+    accountStatus?: ExternalAccountStatus;
     createdAt: string;
   };
 };
@@ -121,9 +132,26 @@ export type BeneficiaryVerificationResolved = {
   };
 };
 
+/**
+ * The account's status changed (`EXTERNAL_ACCOUNT.STATUS_UPDATED`), appended by the decision that
+ * changes it with its other events; moves `updatedAt`.
+ */
+export type ExternalAccountStatusChanged = {
+  type: 'ExternalAccountStatusChanged';
+  data: {
+    externalAccountId: string;
+    platformId: string;
+    previousStatus: ExternalAccountStatus;
+    status: ExternalAccountStatus;
+    reason: ExternalAccountStatusReason;
+    changedAt: string;
+  };
+};
+
 export type ExternalAccountEvent =
   | ExternalAccountCreated
   | BeneficiaryVerificationResolved
+  | ExternalAccountStatusChanged
   | ExternalAccountDeleted
   | BeneficiaryTrustChallengeIssued
   | BeneficiaryTrusted
@@ -136,4 +164,5 @@ export const EXTERNAL_ACCOUNT_EVENT_TYPES: ExternalAccountEvent['type'][] = [
   'BeneficiaryTrusted',
   'BeneficiaryUntrusted',
   'BeneficiaryVerificationResolved',
+  'ExternalAccountStatusChanged',
 ];

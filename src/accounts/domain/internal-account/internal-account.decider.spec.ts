@@ -115,4 +115,51 @@ describe('internal account ledger decider', () => {
     ]);
     spec.given([opened, credited('m1', 500, 500), held, ...release.events]).when({ type: 'VoidHold', holdId: 'h1', reason: 'EXPIRED', now: NOW }).then([]);
   });
+
+  describe('status', () => {
+    const closedEvent: InternalAccountEvent = {
+      type: 'InternalAccountStatusChanged',
+      data: { ...ref, previousStatus: 'ACTIVE', status: 'CLOSED', reason: 'CUSTOMER_DELETED', changedAt: NOW },
+    };
+    const close: InternalAccountCommand = { type: 'CloseInternalAccount', reason: 'CUSTOMER_DELETED', now: NOW };
+    const held: InternalAccountEvent = {
+      type: 'FundsHeld',
+      data: { ...ref, holdId: 'h1', amount: 200, reference: null, available: 300, held: 200, heldAt: NOW },
+    };
+
+    it('opens ACTIVE and closes once; closing an account never opened is NOT_FOUND', () => {
+      expect(spec.given([opened]).state).toMatchObject({ accountStatus: 'ACTIVE' });
+      spec.given([opened]).when(close).then([closedEvent]);
+      const closed = spec.given([opened, closedEvent]);
+      expect(closed.state).toMatchObject({ accountStatus: 'CLOSED', updatedAt: NOW });
+      closed.when(close).then([]);
+      spec.given([]).when(close).thenError('NOT_FOUND');
+    });
+
+    it('a closed account takes no new hold (400 INVALID_INPUT, ACCOUNT_NOT_ACTIVE); a hold placed before is a no-op to repeat', () => {
+      const closed = spec.given([opened, credited('m1', 500, 500), held, closedEvent]);
+      expect(closed.when({ type: 'HoldFunds', holdId: 'h2', amount: 100, reference: null, now: NOW }).error).toEqual({
+        code: 'INVALID_INPUT',
+        message: 'The internal account is CLOSED: no payment may move from or to it',
+        details: { reason: 'ACCOUNT_NOT_ACTIVE', accountId: ACCOUNT, accountStatus: 'CLOSED' },
+      });
+      closed.when({ type: 'HoldFunds', holdId: 'h1', amount: 200, reference: null, now: NOW }).then([]);
+    });
+
+    it('what was under way still settles on a closed account, each movement carrying the status', () => {
+      const closed = spec.given([opened, credited('m1', 500, 500), held, closedEvent]);
+      closed.when({ type: 'SettleHold', holdId: 'h1', now: NOW }).then([
+        { type: 'HoldSettled', data: { ...ref, holdId: 'h1', amount: 200, available: 300, held: 0, accountStatus: 'CLOSED', settledAt: NOW } },
+      ]);
+      closed.when({ type: 'ReleaseHold', holdId: 'h1', reason: 'REFUND', now: NOW }).then([
+        { type: 'HoldReleased', data: { ...ref, holdId: 'h1', amount: 200, reason: 'REFUND', available: 500, held: 0, accountStatus: 'CLOSED', releasedAt: NOW } },
+      ]);
+      closed.when({ type: 'CreditFunds', movementId: 'm2', amount: 50, reason: 'QUOTE_REFUND', reference: null, now: NOW }).then([
+        {
+          type: 'FundsCredited',
+          data: { ...ref, movementId: 'm2', amount: 50, reason: 'QUOTE_REFUND', reference: null, available: 350, held: 200, accountStatus: 'CLOSED', creditedAt: NOW },
+        },
+      ]);
+    });
+  });
 });

@@ -1,7 +1,7 @@
 import { Decider } from '../../../infra/domain/decider';
 import { DomainError } from '../../../infra/domain/domain-error';
 import { MAX_AMOUNT_MINOR } from '../../../shared/currencies';
-import { InternalAccountEvent, InternalAccountType } from './internal-account.events';
+import { InternalAccountEvent, InternalAccountStatus, InternalAccountStatusReason, InternalAccountType } from './internal-account.events';
 
 export type HoldStatus = 'HELD' | 'SETTLED' | 'RELEASED' | 'VOIDED';
 
@@ -12,6 +12,8 @@ export interface OpenAccount {
   customerId: string | null;
   accountType: InternalAccountType;
   currency: string;
+  /** The reference's status (`status` above only says whether the account exists). */
+  accountStatus: InternalAccountStatus;
   available: number;
   held: number;
   /** Every hold ever placed, by hold id: what makes hold/settle/release idempotent. */
@@ -38,10 +40,32 @@ export type InternalAccountCommand =
   | { type: 'HoldFunds'; holdId: string; amount: number; reference: string | null; now: string }
   | { type: 'SettleHold'; holdId: string; now: string }
   | { type: 'ReleaseHold'; holdId: string; reason: string; now: string }
-  | { type: 'VoidHold'; holdId: string; reason: string; now: string };
+  | { type: 'VoidHold'; holdId: string; reason: string; now: string }
+  | { type: 'CloseInternalAccount'; reason: InternalAccountStatusReason; now: string };
 
 export function accountNotFound(): DomainError {
   return new DomainError('NOT_FOUND', 'Internal account not found');
+}
+
+/** `details.reason` of a refusal for an account that is not ACTIVE. */
+export const ACCOUNT_NOT_ACTIVE = 'ACCOUNT_NOT_ACTIVE';
+
+/**
+ * A payment from (or to) an account that is not ACTIVE. Answered as 400 INVALID_INPUT (every
+ * operation that moves money declares 400; the reference has no code for it), with the account
+ * and its status in `details`. The ledger refuses holds with it.
+ */
+export function accountNotActive(accountId: string, accountStatus: InternalAccountStatus): DomainError {
+  return new DomainError('INVALID_INPUT', `The internal account is ${accountStatus}: no payment may move from or to it`, {
+    reason: ACCOUNT_NOT_ACTIVE,
+    accountId,
+    accountStatus,
+  });
+}
+
+/** What a movement carries of the status: nothing while ACTIVE (see StatusAfter in the events). */
+function statusAfter(state: OpenAccount): { accountStatus?: InternalAccountStatus } {
+  return state.accountStatus === 'ACTIVE' ? {} : { accountStatus: state.accountStatus };
 }
 
 function assertAmount(amount: number): void {
@@ -53,7 +77,9 @@ function assertAmount(amount: number): void {
 /**
  * The ledger of one internal account. Invariants: `available` and `held` never go below zero,
  * `available + held` never exceeds MAX_AMOUNT_MINOR, and a movement or hold id is applied at most
- * once (a repeat with the same amount is a no-op, with another amount a CONFLICT).
+ * once (a repeat with the same amount is a no-op, with another amount a CONFLICT). An account
+ * that is not ACTIVE (closed) refuses new holds, so no payment leaves it; what is already under
+ * way still settles: holds settle or are released, and credits (payouts, refunds) land.
  *
  * `evolve` updates the `holds` and `credits` maps in place instead of copying them: a ledger
  * stream can hold many thousands of movements, and its folded state has a single owner (the
@@ -104,6 +130,7 @@ export const internalAccountDecider: Decider<InternalAccountCommand, InternalAcc
               reference: command.reference,
               available: state.available + command.amount,
               held: state.held,
+              ...statusAfter(state),
               creditedAt: command.now,
             },
           },
@@ -123,6 +150,7 @@ export const internalAccountDecider: Decider<InternalAccountCommand, InternalAcc
           if (existing.amount === command.amount) return [];
           throw new DomainError('CONFLICT', 'This hold id was already used with another amount');
         }
+        if (state.accountStatus !== 'ACTIVE') throw accountNotActive(state.accountId, state.accountStatus);
         if (state.available < command.amount) {
           throw new DomainError('INSUFFICIENT_FUNDS', 'The account balance is too low for this amount', {
             accountId: state.accountId,
@@ -154,7 +182,15 @@ export const internalAccountDecider: Decider<InternalAccountCommand, InternalAcc
         return [
           {
             type: 'HoldSettled',
-            data: { ...ref, holdId: command.holdId, amount: hold.amount, available: state.available, held: state.held - hold.amount, settledAt: command.now },
+            data: {
+              ...ref,
+              holdId: command.holdId,
+              amount: hold.amount,
+              available: state.available,
+              held: state.held - hold.amount,
+              ...statusAfter(state),
+              settledAt: command.now,
+            },
           },
         ];
       }
@@ -178,11 +214,21 @@ export const internalAccountDecider: Decider<InternalAccountCommand, InternalAcc
               reason: command.reason,
               available: state.available + hold.amount,
               held: state.held - hold.amount,
+              ...statusAfter(state),
               releasedAt: command.now,
             },
           },
         ];
       }
+
+      case 'CloseInternalAccount':
+        if (state.accountStatus === 'CLOSED') return [];
+        return [
+          {
+            type: 'InternalAccountStatusChanged',
+            data: { ...ref, previousStatus: state.accountStatus, status: 'CLOSED', reason: command.reason, changedAt: command.now },
+          },
+        ];
     }
   },
 
@@ -195,6 +241,7 @@ export const internalAccountDecider: Decider<InternalAccountCommand, InternalAcc
         customerId: event.data.customerId,
         accountType: event.data.accountType,
         currency: event.data.currency,
+        accountStatus: 'ACTIVE',
         available: 0,
         held: 0,
         holds: {},
@@ -220,6 +267,8 @@ export const internalAccountDecider: Decider<InternalAccountCommand, InternalAcc
       case 'HoldVoided':
         state.holds[event.data.holdId] = { amount: 0, status: 'VOIDED' };
         return state;
+      case 'InternalAccountStatusChanged':
+        return { ...state, accountStatus: event.data.status, updatedAt: event.data.changedAt };
     }
   },
 };

@@ -5,6 +5,16 @@
  */
 export type InternalAccountType = 'INTERNAL_FIAT' | 'INTERNAL_CRYPTO' | 'EMBEDDED_WALLET';
 
+/**
+ * Status of an internal account: ACTIVE from its opening, CLOSED once its customer is deleted (it
+ * then sends no payment; payments already under way settle). PENDING, FROZEN and FAILED do not
+ * occur in this service.
+ */
+export type InternalAccountStatus = 'PENDING' | 'ACTIVE' | 'CLOSED' | 'FROZEN' | 'FAILED';
+
+/** Why an account's status changed. */
+export type InternalAccountStatusReason = 'CUSTOMER_DELETED';
+
 export type LedgerBalances = {
   /** Spendable (minor units). */
   available: number;
@@ -18,6 +28,12 @@ type AccountRef = {
   currency: string;
 };
 
+/**
+ * The account's status after a movement, carried only when it is not ACTIVE (a movement of a
+ * payment under way when the account closed), so a movement alone tells the account as it was.
+ */
+type StatusAfter = { accountStatus?: InternalAccountStatus };
+
 export type InternalAccountOpened = {
   type: 'InternalAccountOpened';
   data: AccountRef & { customerId: string | null; accountType: InternalAccountType; openedAt: string };
@@ -25,7 +41,7 @@ export type InternalAccountOpened = {
 
 export type FundsCredited = {
   type: 'FundsCredited';
-  data: AccountRef & LedgerBalances & { movementId: string; amount: number; reason: string; reference: string | null; creditedAt: string };
+  data: AccountRef & LedgerBalances & StatusAfter & { movementId: string; amount: number; reason: string; reference: string | null; creditedAt: string };
 };
 
 export type FundsHeld = {
@@ -36,13 +52,13 @@ export type FundsHeld = {
 /** The held money left the account (a payout settled). */
 export type HoldSettled = {
   type: 'HoldSettled';
-  data: AccountRef & LedgerBalances & { holdId: string; amount: number; settledAt: string };
+  data: AccountRef & LedgerBalances & StatusAfter & { holdId: string; amount: number; settledAt: string };
 };
 
 /** The held money went back to available (a refund). */
 export type HoldReleased = {
   type: 'HoldReleased';
-  data: AccountRef & LedgerBalances & { holdId: string; amount: number; reason: string; releasedAt: string };
+  data: AccountRef & LedgerBalances & StatusAfter & { holdId: string; amount: number; reason: string; releasedAt: string };
 };
 
 /**
@@ -55,15 +71,38 @@ export type HoldVoided = {
   data: AccountRef & { holdId: string; reason: string; voidedAt: string };
 };
 
-export type InternalAccountEvent = InternalAccountOpened | FundsCredited | FundsHeld | HoldSettled | HoldReleased | HoldVoided;
+/**
+ * The account's status changed (the service closed it: its customer was deleted). Moves no
+ * money; the account refuses new holds unless ACTIVE, while the holds and credits of payments
+ * already under way still settle (docs/accounts.md).
+ */
+export type InternalAccountStatusChanged = {
+  type: 'InternalAccountStatusChanged';
+  data: AccountRef & {
+    previousStatus: InternalAccountStatus;
+    status: InternalAccountStatus;
+    reason: InternalAccountStatusReason;
+    changedAt: string;
+  };
+};
 
-/** The events the internal-accounts read model applies (HoldVoided changes no balance). */
+export type InternalAccountEvent =
+  | InternalAccountOpened
+  | FundsCredited
+  | FundsHeld
+  | HoldSettled
+  | HoldReleased
+  | HoldVoided
+  | InternalAccountStatusChanged;
+
+/** The events the internal-accounts read model applies (HoldVoided changes nothing it shows). */
 export const INTERNAL_ACCOUNT_EVENT_TYPES: InternalAccountEvent['type'][] = [
   'InternalAccountOpened',
   'FundsCredited',
   'FundsHeld',
   'HoldSettled',
   'HoldReleased',
+  'InternalAccountStatusChanged',
 ];
 
 /** The events that change a balance (each one is an `INTERNAL_ACCOUNT.BALANCE_UPDATED`). */
