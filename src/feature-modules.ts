@@ -6,6 +6,7 @@ import { DirectoriesModule } from './directories';
 import { InvitationsModule } from './invitations';
 import { ExchangeRatesModule } from './quotes';
 import { QuotesModule } from './quotes';
+import { ReceivingModule } from './receiving';
 import { WalletAuthModule } from './wallet-auth';
 import { ScaModule } from './sca';
 import { WebhooksModule } from './webhooks';
@@ -26,4 +27,5 @@ export const FEATURE_MODULES: Type<unknown>[] = [
   ScaModule,
   DirectoriesModule,
   InvitationsModule,
+  ReceivingModule,
 ];

@@ -17,7 +17,7 @@ import { WebhooksModule } from '../webhooks';
 import { AccountStatusWebhookMapper } from './account-status-webhooks';
 import { AccountWebhookMapper } from './account-webhooks';
 import { AdvanceTransferOutHandler } from './commands/advance-transfer-out';
-import { ApproveTransactionHandler } from './commands/approve-transaction';
+import { ApproveTransactionHandler, RejectTransactionHandler } from './commands/approve-transaction';
 import { CancelTransactionHandler } from './commands/cancel-transaction';
 import { CancelTransferOutHandler } from './commands/cancel-transfer-out';
 import { CloseCustomerAccountsHandler } from './commands/close-customer-accounts';
@@ -79,6 +79,7 @@ import { SETTLE_TRANSFER_TASK, transferProcessReactor } from './reactors/transfe
     FundInternalAccountHandler,
     RecordSandboxFundingHandler,
     ApproveTransactionHandler,
+    RejectTransactionHandler,
     CancelTransactionHandler,
     CancelTransferOutHandler,
     CloseCustomerAccountsHandler,

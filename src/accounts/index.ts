@@ -10,6 +10,7 @@ export { EXTERNAL_ACCOUNT_EVENT_TYPES } from './domain/external-account/external
 export type { ExternalAccountEvent, ExternalAccountStatus } from './domain/external-account/external-account.events';
 export { INTERNAL_ACCOUNT_EVENT_TYPES } from './domain/internal-account/internal-account.events';
 export type { InternalAccountEvent } from './domain/internal-account/internal-account.events';
+export { ApproveIncomingPayment, RejectIncomingPayment } from './commands/incoming-payment-ports';
 export { CancelQuotePayment, ConfirmQuotePaymentReceipt } from './commands/quote-payment-ports';
 export { isCancellableRail } from './domain/transaction/cancellable-rails';
 export { USER_CANCELLATION, completedRefund, pendingRefund } from './domain/transaction/refund';

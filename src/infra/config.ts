@@ -32,10 +32,20 @@ export interface AppConfig {
   masterKeyHex: string | null;
   sandbox: SandboxTiming;
   webhooks: WebhookDeliveryConfig;
+  incomingPayments: IncomingPaymentTiming;
   sca: ScaTiming;
   retention: RetentionConfig;
   /** Failed platform Basic authentications (docs/api.md "Authentication"). */
   platformAuth: PlatformAuthLimits;
+}
+
+/** Incoming payments' approval by the platform (docs/receiving.md). */
+export interface IncomingPaymentTiming {
+  /**
+   * How long a platform that answered the approval webhook 202 (or has no endpoint) has to call
+   * `POST /transactions/{id}/approve|reject` (the reference's 5 seconds).
+   */
+  approvalWindowMs: number;
 }
 
 /** Failed platform authentications counted per client id and per source address. */
@@ -163,6 +173,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, resolved: { databaseUrl: stri
       stalledIntervalMs: Math.max(100, numberFromEnv(env.WEBHOOK_STALLED_INTERVAL_MS, 30 * 1000)),
       shutdownGraceMs: numberFromEnv(env.WEBHOOK_SHUTDOWN_GRACE_MS, 5 * 1000),
       allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true' || (mode === 'sandbox' && isLoopbackHost(host)),
+    },
+    incomingPayments: {
+      approvalWindowMs: Math.max(1, numberFromEnv(env.INCOMING_APPROVAL_WINDOW_MS, 5 * 1000)),
     },
     sca: {
       challengeTtlMs: Math.max(1, numberFromEnv(env.SCA_CHALLENGE_TTL_MS, 5 * 60 * 1000)),

@@ -10,3 +10,5 @@ export type { QuoteScenario, QuoteScenarioName, TimedSettlementStep } from './qu
 export { lastThree } from './suffix';
 export { transferDelayMs, transferScenario } from './transfer-scenarios';
 export { parseUmaAddress, resolveSandboxUmaReceiver } from './uma-addresses';
+export { initialPayerData, payerDataFor, requestedReceiverFields, resolveSandboxUmaSender } from './uma-senders';
+export type { SandboxUmaSender } from './uma-senders';

@@ -2,6 +2,8 @@
  * The webhooks context's public entry: what other contexts, the read models and the app module may
  * use. Anything not exported here is internal to the context (test/architecture checks it).
  */
+export { AnsweredWebhooks } from './answered-webhooks';
+export type { WebhookAnswer, WebhookQuestion } from './answered-webhooks';
 export { readStreamUpTo } from './read-stream-up-to';
 export { WebhookMappers } from './webhook-mappers';
 export type { WebhookDraft, WebhookMapper } from './webhook-mappers';

@@ -8,6 +8,7 @@ import { QUEUE_SERVICE, QueueService } from '../infra/queue/queue.service';
 import { RetentionRegistry } from '../infra/retention/retention.job';
 import { PlatformsModule } from '../platforms';
 import { PlatformConfigQuery } from '../platforms';
+import { AnsweredWebhooks } from './answered-webhooks';
 import { RequestTestWebhookHandler } from './commands/request-test-webhook';
 import { RetryWebhookDeliveryHandler } from './commands/retry-webhook-delivery';
 import { SendTestWebhookHandler } from './commands/send-test-webhook';
@@ -38,6 +39,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
     RequestTestWebhookHandler,
     RetryWebhookDeliveryHandler,
     WebhookMappers,
+    AnsweredWebhooks,
     { provide: DeliveryStore, inject: [PG_POOL], useFactory: (pool: Pool) => new DeliveryStore(pool) },
     { provide: WebhookDeliveriesQuery, inject: [PG_POOL], useFactory: (pool: Pool) => new WebhookDeliveriesQuery(pool) },
     {
@@ -70,7 +72,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
         new DeliveryWorkerPool(config.redisUrl, queues, deliveries, store, config.webhooks),
     },
   ],
-  exports: [WebhookMappers],
+  exports: [WebhookMappers, AnsweredWebhooks],
 })
 export class WebhooksModule implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   constructor(

@@ -1,30 +1,65 @@
-import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { Command, CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DomainError } from '../../infra/domain/domain-error';
 import { WireTransaction } from '../queries/transaction-wire';
 import { TransactionsQuery } from '../queries/transactions.query';
+import { ApproveIncomingPayment, RejectIncomingPayment } from './incoming-payment-ports';
 
-/** `POST /transactions/{id}/approve`: the platform's approval of an agent-initiated transaction. */
+/** `POST /transactions/{id}/approve`: the platform approves an incoming payment waiting for it. */
 export class ApproveTransaction extends Command<WireTransaction> {
   constructor(
     readonly platformId: string,
     readonly transactionId: string,
+    readonly receiverCustomerInfo: Record<string, unknown> | null,
+  ) {
+    super();
+  }
+}
+
+/** `POST /transactions/{id}/reject`: the platform refuses an incoming payment waiting for it. */
+export class RejectTransaction extends Command<WireTransaction> {
+  constructor(
+    readonly platformId: string,
+    readonly transactionId: string,
+    readonly reason: string | null,
   ) {
     super();
   }
 }
 
 /**
- * Only agent-initiated transactions wait for the platform's approval, and this service starts
- * none (agents are not offered), so no transaction is ever in that state: a known one answers
- * 409 TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL, an unknown or foreign one 404.
+ * Only incoming payments wait for the platform's decision; their streams belong to the receiving
+ * context, which decides (ApproveIncomingPayment / RejectIncomingPayment). Any other transaction
+ * of the platform answers 409 TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL, an unknown or foreign
+ * one 404.
  */
+async function notAwaitingApproval(transactions: TransactionsQuery, platformId: string, transactionId: string): Promise<never> {
+  const view = await transactions.findById(platformId, transactionId);
+  if (!view) throw new DomainError('TRANSACTION_NOT_FOUND', 'Transaction not found');
+  throw new DomainError('TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL', 'The transaction is not waiting for platform approval', { status: view.status });
+}
+
 @CommandHandler(ApproveTransaction)
 export class ApproveTransactionHandler implements ICommandHandler<ApproveTransaction, WireTransaction> {
-  constructor(private readonly transactions: TransactionsQuery) {}
+  constructor(
+    private readonly transactions: TransactionsQuery,
+    private readonly commandBus: CommandBus,
+  ) {}
 
-  async execute({ platformId, transactionId }: ApproveTransaction): Promise<WireTransaction> {
-    const view = await this.transactions.findById(platformId, transactionId);
-    if (!view) throw new DomainError('TRANSACTION_NOT_FOUND', 'Transaction not found');
-    throw new DomainError('TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL', 'The transaction is not waiting for platform approval', { status: view.status });
+  async execute({ platformId, transactionId, receiverCustomerInfo }: ApproveTransaction): Promise<WireTransaction> {
+    const incoming = await this.commandBus.execute(new ApproveIncomingPayment(platformId, transactionId, receiverCustomerInfo));
+    return incoming ?? notAwaitingApproval(this.transactions, platformId, transactionId);
+  }
+}
+
+@CommandHandler(RejectTransaction)
+export class RejectTransactionHandler implements ICommandHandler<RejectTransaction, WireTransaction> {
+  constructor(
+    private readonly transactions: TransactionsQuery,
+    private readonly commandBus: CommandBus,
+  ) {}
+
+  async execute({ platformId, transactionId, reason }: RejectTransaction): Promise<WireTransaction> {
+    const incoming = await this.commandBus.execute(new RejectIncomingPayment(platformId, transactionId, reason));
+    return incoming ?? notAwaitingApproval(this.transactions, platformId, transactionId);
   }
 }

@@ -121,6 +121,11 @@ export class ApproveTransactionDto {
   @IsOptional() @IsObject() receiverCustomerInfo?: Record<string, unknown>;
 }
 
+/** `POST /transactions/{id}/reject`: an optional body; `reason` is the platform's own (kept on the event). */
+export class RejectTransactionDto {
+  @Optional() @IsString() @MaxLength(256) reason?: string;
+}
+
 /** `POST /transactions/{id}/cancel`: an optional body; `reason` is the platform's own note (kept on the event). */
 export class CancelTransactionDto {
   @Optional() @IsString() @MaxLength(256) reason?: string;

@@ -7,17 +7,17 @@ import { Page } from '../../infra/http/pagination';
 import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
 import { QueryReader } from '../../infra/http/query-params';
 import { requirePathId } from '../../shared/validation/path-ids';
-import { ApproveTransaction } from '../commands/approve-transaction';
+import { ApproveTransaction, RejectTransaction } from '../commands/approve-transaction';
 import { CancelTransaction } from '../commands/cancel-transaction';
 import { ConfirmReceiptDelivery } from '../commands/confirm-receipt-delivery';
 import { WireTransaction } from '../queries/transaction-wire';
-import { ApproveTransactionDto, CancelTransactionDto, ConfirmReceiptDeliveryDto } from './accounts.dto';
+import { ApproveTransactionDto, CancelTransactionDto, ConfirmReceiptDeliveryDto, RejectTransactionDto } from './accounts.dto';
 import { TransactionFilters, TransactionsQuery } from '../queries/transactions.query';
 import { parseId } from '../../infra/ids';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
-/** The reference's TransactionStatus (CREATED, REJECTED and REFUNDED filter to nothing here). */
+/** The reference's TransactionStatus (CREATED and REFUNDED filter to nothing here). */
 const STATUSES = ['CREATED', 'PENDING', 'PENDING_AUTHORIZATION', 'PROCESSING', 'COMPLETED', 'REJECTED', 'FAILED', 'REFUNDED', 'EXPIRED'] as const;
 const TYPES = ['OUTGOING', 'INCOMING'] as const;
 const SORT_ORDERS = ['asc', 'desc'] as const;
@@ -25,8 +25,8 @@ const ACCOUNT_ID = /^(InternalAccount|ExternalAccount):[0-9a-f-]{36}$/;
 
 /**
  * `GET /transactions` (filters, newest first unless `sortOrder=asc`), `GET /transactions/{id}`,
- * `POST /transactions/{id}/approve` (platform approval of an agent-initiated transaction),
- * `/cancel` (a bank transfer before it settles) and `/confirm` (receipt delivery).
+ * `POST /transactions/{id}/approve` and `/reject` (the platform's decision on an incoming payment
+ * it deferred), `/cancel` (a bank transfer before it settles) and `/confirm` (receipt delivery).
  */
 @Controller('transactions')
 export class TransactionsController {
@@ -93,8 +93,17 @@ export class TransactionsController {
   @HttpCode(200)
   async approve(@Req() request: PlatformRequest, @Param('transactionId') transactionId: string, @Body() body: unknown): Promise<WireTransaction> {
     requirePathId('Transaction', 'transactionId', transactionId);
-    optionalBody(ApproveTransactionDto, body);
-    return this.commandBus.execute(new ApproveTransaction(request.platform.platformId, transactionId));
+    const { receiverCustomerInfo } = optionalBody(ApproveTransactionDto, body);
+    return this.commandBus.execute(new ApproveTransaction(request.platform.platformId, transactionId, receiverCustomerInfo ?? null));
+  }
+
+  /** The body (RejectPaymentRequest) is optional; its `reason` is kept with the rejection. */
+  @Post(':transactionId/reject')
+  @HttpCode(200)
+  async reject(@Req() request: PlatformRequest, @Param('transactionId') transactionId: string, @Body() body: unknown): Promise<WireTransaction> {
+    requirePathId('Transaction', 'transactionId', transactionId);
+    const { reason } = optionalBody(RejectTransactionDto, body);
+    return this.commandBus.execute(new RejectTransaction(request.platform.platformId, transactionId, reason ?? null));
   }
 
   /** The body (CancelTransactionRequest) is optional; its `reason` is kept with the cancellation. */

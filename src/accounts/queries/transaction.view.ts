@@ -6,7 +6,7 @@ import { CurrencyAmount } from './internal-account.view';
  * (this context) and quotes (the quotes context) both produce these; each context contributes
  * reducers from its events to this view (projections/transactions/reducers.ts).
  */
-export type TransactionStatus = 'PENDING' | 'PENDING_AUTHORIZATION' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'EXPIRED';
+export type TransactionStatus = 'PENDING' | 'PENDING_AUTHORIZATION' | 'PROCESSING' | 'COMPLETED' | 'REJECTED' | 'FAILED' | 'EXPIRED';
 
 export interface TransactionSource {
   sourceType: string;
@@ -69,6 +69,9 @@ export interface TransactionView {
   purposeOfPayment?: string;
   /** When the platform delivered the receipt (`POST /transactions/{id}/confirm`), the latest confirmation. */
   receiptDeliveryConfirmedAt?: string;
+  /** An incoming UMA payment's two addresses (the reference's incoming-payment webhook shows them). */
+  senderUmaAddress?: string;
+  receiverUmaAddress?: string;
 }
 
 /**

@@ -55,6 +55,17 @@ export class CustomersQuery {
     return view ? openCustomerView(view, this.personalData) : null;
   }
 
+  /** The platform's customer (not deleted) at this UMA address, compared case-insensitively. */
+  async findByUmaAddress(platformId: string, umaAddress: string): Promise<CustomerView | null> {
+    const result = await lookup<{ view: StoredCustomerView }>(
+      this.pool,
+      `SELECT view::json AS view FROM customers WHERE platform_id = $1 AND lower(uma_address) = lower($2) AND NOT is_deleted LIMIT 1`,
+      [platformId, umaAddress],
+    );
+    const view = result.rows[0]?.view;
+    return view ? openCustomerView(view, this.personalData) : null;
+  }
+
   /**
    * A customer who may move money: exists (404 USER_NOT_FOUND), not deleted (410
    * CUSTOMER_DELETED) and approved, KYC or KYB (403 with reason CUSTOMER_NOT_APPROVED).

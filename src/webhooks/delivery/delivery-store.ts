@@ -142,7 +142,10 @@ export class DeliveryStore {
     return deliveries.map((delivery) => statusByWebhook.get(delivery.webhookId) ?? 'DELIVERED');
   }
 
-  /** A delivery made and tried on the spot (the sandbox test): its row and its one attempt. */
+  /**
+   * A delivery made and tried on the spot (the sandbox test, an approval request): its row, once,
+   * and the attempt (a repeated try of the same webhook adds an attempt to the same row).
+   */
   async createTried(delivery: NewDelivery, attempt: Omit<AttemptRecord, 'deliveryId' | 'platformId'>): Promise<void> {
     const client = await this.pool.connect();
     try {
@@ -150,8 +153,9 @@ export class DeliveryStore {
       await client.query(
         `INSERT INTO webhook_deliveries
            (id, webhook_id, platform_id, type, source_event_id, body, status, retry_until, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, NULL, $5, 'PENDING', $6::timestamptz + make_interval(secs => $7::double precision / 1000), $6, $6)`,
-        [delivery.id, delivery.webhookId, delivery.platformId, delivery.type, delivery.body, attempt.attemptedAt, delivery.retryWindowMs],
+         VALUES ($1, $2, $3, $4, $8, $5, 'PENDING', $6::timestamptz + make_interval(secs => $7::double precision / 1000), $6, $6)
+         ON CONFLICT (webhook_id) DO NOTHING`,
+        [delivery.id, delivery.webhookId, delivery.platformId, delivery.type, delivery.body, attempt.attemptedAt, delivery.retryWindowMs, delivery.sourceEventId],
       );
       await this.recordAttempt({ ...attempt, deliveryId: delivery.id, platformId: delivery.platformId }, client);
       await client.query('COMMIT');

@@ -44,9 +44,9 @@ export class WebhookDeliveryService {
   }
 
   /** Signs and POSTs a body; never throws for HTTP or network trouble (it is in the result). */
-  async send(endpoint: string, body: string, signal?: AbortSignal): Promise<PostResult> {
+  async send(endpoint: string, body: string, signal?: AbortSignal, maxResponseBytes?: number): Promise<PostResult> {
     this.signingKey ??= (await this.vault.serviceKey(WEBHOOK_SIGNING_KEY)).privateKey;
-    return this.http.post(endpoint, body, { [SIGNATURE_HEADER]: signatureHeaderFor(body, this.signingKey) }, signal);
+    return this.http.post(endpoint, body, { [SIGNATURE_HEADER]: signatureHeaderFor(body, this.signingKey) }, signal, maxResponseBytes);
   }
 
   /**

@@ -57,7 +57,8 @@ export class WebhookHttpClient {
     this.httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 256, lookup } as https.AgentOptions);
   }
 
-  post(endpoint: string, body: string, headers: Record<string, string>, signal?: AbortSignal): Promise<PostResult> {
+  /** `maxResponseBytes`: how much of the answer's body to keep (more for answers that carry data). */
+  post(endpoint: string, body: string, headers: Record<string, string>, signal?: AbortSignal, maxResponseBytes = MAX_RESPONSE_BODY_BYTES): Promise<PostResult> {
     const started = process.hrtime.bigint();
     const elapsedMs = () => Number((process.hrtime.bigint() - started) / 1_000_000n);
     const failed = (error: string): PostResult => ({ statusCode: null, responseBody: '', latencyMs: elapsedMs(), error, retryAfterMs: null });
@@ -107,7 +108,7 @@ export class WebhookHttpClient {
         const chunks: Buffer[] = [];
         let kept = 0;
         response.on('data', (chunk: Buffer) => {
-          if (kept >= MAX_RESPONSE_BODY_BYTES) return;
+          if (kept >= maxResponseBytes) return;
           chunks.push(chunk);
           kept += chunk.length;
         });
@@ -116,7 +117,7 @@ export class WebhookHttpClient {
           const retryAfter = response.headers['retry-after'];
           finish({
             statusCode: response.statusCode ?? null,
-            responseBody: Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BODY_BYTES).toString('utf8'),
+            responseBody: Buffer.concat(chunks).subarray(0, maxResponseBytes).toString('utf8'),
             latencyMs: elapsedMs(),
             error: null,
             retryAfterMs: parseRetryAfterMs(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, new Date()),
