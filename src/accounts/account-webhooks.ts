@@ -19,6 +19,7 @@ const PAYMENT_WEBHOOK_TYPES: Record<string, string> = {
   TransferInRequested: 'INCOMING_PAYMENT.PENDING',
   TransferInCompleted: 'INCOMING_PAYMENT.COMPLETED',
   TransferInFailed: 'INCOMING_PAYMENT.FAILED',
+  TransferInCancelled: 'INCOMING_PAYMENT.FAILED',
   TransferOutFundsHeld: 'OUTGOING_PAYMENT.PENDING',
   TransferOutCompleted: 'OUTGOING_PAYMENT.COMPLETED',
   TransferOutFailed: 'OUTGOING_PAYMENT.FAILED',

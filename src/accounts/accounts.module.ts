@@ -19,7 +19,7 @@ import { AccountWebhookMapper } from './account-webhooks';
 import { AdvanceTransferOutHandler } from './commands/advance-transfer-out';
 import { ApproveTransactionHandler, RejectTransactionHandler } from './commands/approve-transaction';
 import { CancelTransactionHandler } from './commands/cancel-transaction';
-import { CancelTransferOutHandler } from './commands/cancel-transfer-out';
+import { CancelTransferHandler } from './commands/cancel-transfer';
 import { CloseCustomerAccountsHandler } from './commands/close-customer-accounts';
 import { ConfirmReceiptDeliveryHandler } from './commands/confirm-receipt-delivery';
 import { ConfirmTrustChangeHandler } from './commands/confirm-trust-change';
@@ -81,7 +81,7 @@ import { SETTLE_TRANSFER_TASK, transferProcessReactor } from './reactors/transfe
     ApproveTransactionHandler,
     RejectTransactionHandler,
     CancelTransactionHandler,
-    CancelTransferOutHandler,
+    CancelTransferHandler,
     CloseCustomerAccountsHandler,
     ConfirmReceiptDeliveryHandler,
     OpenCustomerAccountsHandler,

@@ -2,7 +2,7 @@ import { Command, CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cq
 import { DomainError } from '../../infra/domain/domain-error';
 import { WireTransaction } from '../queries/transaction-wire';
 import { TransactionsQuery } from '../queries/transactions.query';
-import { CancelTransferOut } from './cancel-transfer-out';
+import { CancelTransfer } from './cancel-transfer';
 import { CancelQuotePayment } from './quote-payment-ports';
 
 /** `POST /transactions/{id}/cancel`: answers the transaction as it is once cancelled. */
@@ -31,6 +31,6 @@ export class CancelTransactionHandler implements ICommandHandler<CancelTransacti
     const view = await this.transactions.findById(platformId, transactionId);
     if (!view) throw new DomainError('TRANSACTION_NOT_FOUND', 'Transaction not found');
     if (view.quoteId) return this.commandBus.execute(new CancelQuotePayment(platformId, view.quoteId, reason));
-    return this.commandBus.execute(new CancelTransferOut(platformId, transactionId, reason));
+    return this.commandBus.execute(new CancelTransfer(platformId, transactionId, reason));
   }
 }

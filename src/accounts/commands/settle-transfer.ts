@@ -2,6 +2,7 @@ import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CommandStore } from '../../infra/commands/command-store';
 import { DomainError } from '../../infra/domain/domain-error';
 import { streamNameFor } from '../../infra/ids';
+import { MAX_AMOUNT_MINOR } from '../../shared/currencies';
 import { transferScenario } from '../../sandbox';
 import { TransactionCommand, TransactionState } from '../domain/transaction/transaction.decider';
 import { AccountsLedger } from '../ledger/accounts-ledger';
@@ -47,6 +48,8 @@ export class SettleTransferHandler implements ICommandHandler<SettleTransfer, vo
       const loaded = await this.commands.load(TRANSFER_STREAM, stream);
       const { state } = loaded;
       if (state.status === 'none') return;
+      // A pull is credited after its COMPLETED is recorded (so a cancel recorded first wins).
+      if (state.kind === 'TRANSFER_IN' && state.status === 'COMPLETED') return this.credit(transactionId, state);
       refunding ??= state.status !== 'PENDING';
       if (refunding ? state.refundStatus !== 'PENDING' : state.status !== 'PENDING') return;
       const command = refunding ? await this.refund(transactionId, state) : await this.settle(transactionId, state);
@@ -82,23 +85,30 @@ export class SettleTransferHandler implements ICommandHandler<SettleTransfer, vo
     return { type: 'FailTransfer', failureReason: scenario.failureReason ?? 'BANK_REJECTED', now };
   }
 
-  private async settleIn(transactionId: string, state: PendingTransfer): Promise<TransactionCommand> {
+  /**
+   * A pull's outcome is recorded first and credited after (the next round of `execute`): a cancel
+   * recorded first makes the completion decide again and find it CANCELLED, so a cancelled pull
+   * is never credited. A credit the account could not take (its balance would pass the largest
+   * amount) fails the pull instead, checked before anything is recorded.
+   */
+  private async settleIn(_transactionId: string, state: PendingTransfer): Promise<TransactionCommand> {
     const scenario = transferScenario(state.counterpartySuffix);
     const now = new Date().toISOString();
     if (scenario.outcome !== 'COMPLETED') return { type: 'FailTransfer', failureReason: scenario.failureReason ?? 'BANK_REJECTED', now };
-    try {
-      await this.ledger.credit({
-        platformId: state.platformId,
-        accountId: state.destinationAccountId,
-        movementId: transactionId,
-        amount: state.amount,
-        reason: 'TRANSFER_IN',
-        reference: transactionId,
-      });
-      return { type: 'CompleteTransfer', now };
-    } catch (error) {
-      if (!(error instanceof DomainError) || error.code !== 'AMOUNT_OUT_OF_RANGE') throw error;
-      return { type: 'FailTransfer', failureReason: 'AMOUNT_OUT_OF_RANGE', now };
-    }
+    const account = await this.ledger.snapshot({ platformId: state.platformId, accountId: state.destinationAccountId });
+    if (account.total + state.amount > MAX_AMOUNT_MINOR) return { type: 'FailTransfer', failureReason: 'AMOUNT_OUT_OF_RANGE', now };
+    return { type: 'CompleteTransfer', now };
+  }
+
+  /** The completed pull's credit (a no-op when it landed already: one credit per movement id). */
+  private async credit(transactionId: string, state: PendingTransfer): Promise<void> {
+    await this.ledger.credit({
+      platformId: state.platformId,
+      accountId: state.destinationAccountId,
+      movementId: transactionId,
+      amount: state.amount,
+      reason: 'TRANSFER_IN',
+      reference: transactionId,
+    });
   }
 }

@@ -1,5 +1,5 @@
 import { currency } from '../../shared/currencies';
-import { Refund, completedRefund } from '../domain/transaction/refund';
+import { Refund, USER_CANCELLATION, completedRefund } from '../domain/transaction/refund';
 import { TransactionEvent, TransferParties } from '../domain/transaction/transaction.events';
 import { TransactionRow, TransactionView, TransactionViewReducer } from './transaction.view';
 
@@ -79,6 +79,11 @@ export const TRANSFER_TRANSACTION_REDUCERS: Record<string, TransactionViewReduce
   TransferInCompleted: (current, event) => {
     const data = event.data as Data<'TransferInCompleted'>;
     return update(current, { status: 'COMPLETED', settledAt: data.completedAt, updatedAt: data.completedAt });
+  },
+  // A pull cancelled before it settled: nothing was credited (the wire shows COLLECTION_FAILED).
+  TransferInCancelled: (current, event) => {
+    const data = event.data as Data<'TransferInCancelled'>;
+    return update(current, { status: 'FAILED', failureReason: USER_CANCELLATION, updatedAt: data.cancelledAt });
   },
   TransferInFailed: (current, event) => {
     const data = event.data as Data<'TransferInFailed'>;

@@ -194,6 +194,44 @@ describe('transactions: cancel and confirm', () => {
     await expectOneOutcome(quoteCancel, paid.quote.transactionId, paid.owner);
   });
 
+  /** A PENDING ACH transfer-in (a pull) of 4,000 into a USD account funded with 10,000. */
+  async function pendingTransferIn(): Promise<{ owner: FundedCustomer; transaction: any }> {
+    const owner = await fundedCustomer(api(), 10_000);
+    const external = await createUsdExternalAccount(api(), owner.customer.id, '789');
+    const transaction = (await api().post('/transfer-in').send({ source: { accountId: external.id }, destination: { accountId: owner.usd.id }, amount: 4_000 }).expect(201)).body;
+    expect(transaction.destination.paymentRail).toBe('ACH');
+    return { owner, transaction };
+  }
+
+  it('cancels a pending ACH transfer-in (a pull): FAILED, nothing credited even when the settlement runs after, INCOMING_PAYMENT.FAILED', async () => {
+    const { owner, transaction } = await pendingTransferIn();
+    const cancelled = (await api().post(`/transactions/${transaction.id}/cancel`).send({ reason: 'REQUESTED_AFTER_HOURS' }).expect(200)).body;
+    expect(cancelled).toEqual({ ...transaction, status: 'FAILED', failureReason: 'COLLECTION_FAILED', updatedAt: expect.any(String) });
+    await settle(new SettleTransfer(transaction.id));
+    expect(await balances(api(), owner.usd.id)).toEqual({ available: 10_000, total: 10_000 });
+    expect((await api().post(`/transactions/${transaction.id}/cancel`).expect(200)).body).toEqual(cancelled);
+    expect(await history(transaction.id)).toEqual(['TransferInRequested', 'TransferInCancelled']);
+    await receiver.waitFor((entry) => entry.body.type === 'INCOMING_PAYMENT.FAILED' && entry.body.data.id === transaction.id);
+  });
+
+  it.each([0, 10, 30])('a pull\'s cancel racing its settlement (settlement %i ms later): cancelled and never credited, or completed and credited once', async (delayMs) => {
+    const { owner, transaction } = await pendingTransferIn();
+    const [cancel] = await Promise.all([
+      api().post(`/transactions/${transaction.id}/cancel`),
+      later(delayMs, () => settle(new SettleTransfer(transaction.id))),
+    ]);
+    const final = (await api().get(`/transactions/${transaction.id}`).expect(200)).body;
+    if (cancel.status === 200) {
+      expect(final.status).toBe('FAILED');
+      expect(await balances(api(), owner.usd.id)).toEqual({ available: 10_000, total: 10_000 });
+    } else {
+      expect(cancel.status).toBe(409);
+      expect(cancel.body).toMatchObject({ code: 'TRANSACTION_NOT_CANCELLABLE', details: { reason: 'NOT_PENDING', status: 'COMPLETED' } });
+      expect(final.status).toBe('COMPLETED');
+      await eventually(async () => (await balances(api(), owner.usd.id)).total === 14_000);
+    }
+  });
+
   it('409 TRANSACTION_NOT_CANCELLABLE once failed (transfer and quote payment): the failure\'s own refund gives the hold back', async () => {
     const { owner, transaction } = await pendingTransferOut('005');
     await settle(new SettleTransfer(transaction.id));

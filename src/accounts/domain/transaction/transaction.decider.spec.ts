@@ -99,14 +99,28 @@ describe('transfer transaction decider', () => {
     done.when({ type: 'RecordFundsHeld', holdId: 'Transaction:t', now: NOW }).then([]);
   });
 
-  it('refuses to cancel a settled transfer, one not yet held, an instant rail and a transfer-in: TRANSACTION_NOT_CANCELLABLE', () => {
+  it('cancels a PENDING transfer-in (a pull) on a cancellable bank rail: nothing credited, so nothing refunded; not once COMPLETED', () => {
+    const pull: TransactionEvent = { type: 'TransferInRequested', data: { ...parties, requestedAt: NOW } };
+    const cancelled: TransactionEvent = { type: 'TransferInCancelled', data: { ...ref, reason: null, cancelledAt: NOW } };
+    spec.given([pull]).when({ type: 'CancelTransfer', reason: null, now: NOW }).then([cancelled]);
+    const done = spec.given([pull, cancelled]);
+    expect(done.state).toMatchObject({ status: 'CANCELLED' });
+    done.when({ type: 'CancelTransfer', reason: null, now: NOW }).then([]);
+    // The settlement records COMPLETED before it credits: after a cancel it cannot.
+    done.when({ type: 'CompleteTransfer', now: NOW }).thenError('INVALID_STATE_TRANSITION');
+    const completed: TransactionEvent = { type: 'TransferInCompleted', data: { ...ref, completedAt: NOW } };
+    spec.given([pull, completed]).when({ type: 'CancelTransfer', reason: null, now: NOW }).thenError('TRANSACTION_NOT_CANCELLABLE');
+    const instant: TransactionEvent = { type: 'TransferInRequested', data: { ...parties, paymentRail: 'RTP', requestedAt: NOW } };
+    spec.given([instant]).when({ type: 'CancelTransfer', reason: null, now: NOW }).thenError('TRANSACTION_NOT_CANCELLABLE');
+  });
+
+  it('refuses to cancel a settled transfer, one not yet held and an instant rail: TRANSACTION_NOT_CANCELLABLE', () => {
     const completed: TransactionEvent = { type: 'TransferOutCompleted', data: { ...ref, completedAt: NOW } };
     const cancel = { type: 'CancelTransfer' as const, reason: null, now: NOW };
     spec.given([requested, held, completed]).when(cancel).thenError('TRANSACTION_NOT_CANCELLABLE');
     spec.given([requested]).when(cancel).thenError('TRANSACTION_NOT_CANCELLABLE');
     const rtp: TransactionEvent = { type: 'TransferOutRequested', data: { ...parties, paymentRail: 'RTP', requestedAt: NOW } };
     spec.given([rtp, held]).when(cancel).thenError('TRANSACTION_NOT_CANCELLABLE');
-    spec.given([{ type: 'TransferInRequested', data: { ...parties, requestedAt: NOW } }]).when(cancel).thenError('TRANSACTION_NOT_CANCELLABLE');
     spec.given([]).when(cancel).thenError('INVALID_STATE_TRANSITION');
   });
 

@@ -47,8 +47,8 @@ function invalid(state: TransactionState, action: string): DomainError {
 function decideCancel(state: TransactionState, command: { reason: string | null; now: string }): TransactionEvent[] {
   if (state.status === 'none') throw invalid(state, 'cancel');
   if (state.status === 'CANCELLED') return [];
-  if (state.kind !== 'TRANSFER_OUT' || !isCancellableRail(state.paymentRail)) {
-    throw new DomainError('TRANSACTION_NOT_CANCELLABLE', 'Only a pending bank transfer out (ACH, wire, SEPA, ...) can be cancelled', {
+  if (state.kind === 'SANDBOX_FUNDING' || !isCancellableRail(state.paymentRail)) {
+    throw new DomainError('TRANSACTION_NOT_CANCELLABLE', 'Only a pending bank transfer (ACH push or pull, wire, SEPA, ...) can be cancelled', {
       reason: 'NOT_A_CANCELLABLE_BANK_TRANSFER',
       paymentRail: state.paymentRail,
     });
@@ -57,6 +57,8 @@ function decideCancel(state: TransactionState, command: { reason: string | null;
     throw new DomainError('TRANSACTION_NOT_CANCELLABLE', 'The transfer is past the point where it can be cancelled', { reason: 'NOT_PENDING', status: state.status });
   }
   const ref = { transactionId: state.transactionId, platformId: state.platformId };
+  // A pull is credited only after COMPLETED is recorded: cancelled before, nothing moved.
+  if (state.kind === 'TRANSFER_IN') return [{ type: 'TransferInCancelled', data: { ...ref, reason: command.reason, cancelledAt: command.now } }];
   const refund = pendingRefund(state.transactionId, USER_CANCELLATION, command.now);
   return [
     { type: 'TransferOutCancelled', data: { ...ref, reason: command.reason, refund, cancelledAt: command.now } },
@@ -69,7 +71,7 @@ function decideCancel(state: TransactionState, command: { reason: string | null;
  * FAILED, PENDING -> CANCELLED (`POST /transactions/{id}/cancel` on a cancellable bank rail), or
  * REQUESTED -> REJECTED when the hold is refused. FAILED and CANCELLED start a refund (PENDING)
  * that CompleteRefund ends once the hold is back (refund.ts). Transfer-in: PENDING ->
- * COMPLETED (credited) or FAILED. Sandbox funding is COMPLETED from its first event. Repeating a
+ * COMPLETED (then credited) or FAILED, or CANCELLED on a cancellable bank rail (nothing credited). Sandbox funding is COMPLETED from its first event. Repeating a
  * step already taken is a no-op, so process-manager retries are safe.
  */
 export const transactionDecider: Decider<TransactionCommand, TransactionState, TransactionEvent> = {
@@ -190,6 +192,8 @@ export const transactionDecider: Decider<TransactionCommand, TransactionState, T
         return state.status === 'none' ? state : { ...state, status: 'FAILED', refundStatus: event.data.refund.status };
       case 'TransferInFailed':
         return state.status === 'none' ? state : { ...state, status: 'FAILED' };
+      case 'TransferInCancelled':
+        return state.status === 'none' ? state : { ...state, status: 'CANCELLED' };
       case 'TransferOutCancelled':
         return state.status === 'none' ? state : { ...state, status: 'CANCELLED', refundStatus: event.data.refund.status };
       case 'TransferOutRefundCompleted':

@@ -55,6 +55,11 @@ export type TransferOutRefundCompleted = { type: 'TransferOutRefundCompleted'; d
 export type TransferInRequested = { type: 'TransferInRequested'; data: TransferParties & { requestedAt: string } };
 export type TransferInCompleted = { type: 'TransferInCompleted'; data: Ref & { completedAt: string } };
 export type TransferInFailed = { type: 'TransferInFailed'; data: Ref & { failureReason: string; failedAt: string } };
+/**
+ * `POST /transactions/{id}/cancel` of a pull still PENDING on a cancellable bank rail: nothing was
+ * credited (a transfer-in is credited only once COMPLETED is recorded), so nothing goes back.
+ */
+export type TransferInCancelled = { type: 'TransferInCancelled'; data: Ref & { reason: string | null; cancelledAt: string } };
 
 /**
  * `POST /transactions/{id}/confirm`: the platform delivered the receipt at `receiptDeliveryConfirmedAt`
@@ -86,6 +91,7 @@ export type TransactionEvent =
   | TransferInRequested
   | TransferInCompleted
   | TransferInFailed
+  | TransferInCancelled
   | SandboxFundingCompleted
   | TransferReceiptConfirmed;
 
@@ -100,6 +106,7 @@ export const TRANSFER_EVENT_TYPES: TransactionEvent['type'][] = [
   'TransferInRequested',
   'TransferInCompleted',
   'TransferInFailed',
+  'TransferInCancelled',
   'SandboxFundingCompleted',
   'TransferReceiptConfirmed',
 ];

@@ -1,6 +1,7 @@
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CommandStore } from '../../infra/commands/command-store';
 import { DomainError } from '../../infra/domain/domain-error';
+import { ConcurrencyError } from '../../infra/event-store/event-store.port';
 import { streamNameFor } from '../../infra/ids';
 import { TransactionState } from '../domain/transaction/transaction.decider';
 import { USER_CANCELLATION } from '../domain/transaction/refund';
@@ -13,8 +14,8 @@ import { MAX_STEP_ATTEMPTS } from './transfer-steps';
 
 type Transfer = Exclude<TransactionState, { status: 'none' }>;
 
-/** Cancels a PENDING transfer-out on a cancellable bank rail (sent by CancelTransaction). */
-export class CancelTransferOut extends Command<WireTransaction> {
+/** Cancels a PENDING transfer (out or in) on a cancellable bank rail (sent by CancelTransaction). */
+export class CancelTransfer extends Command<WireTransaction> {
   constructor(
     readonly platformId: string,
     readonly transactionId: string,
@@ -33,15 +34,15 @@ export class CancelTransferOut extends Command<WireTransaction> {
  * hold is gone and finds it cancelled. On an event store without multi-stream commits the release
  * comes first; a failure recorded meanwhile wins, and its refund finds the hold back already.
  */
-@CommandHandler(CancelTransferOut)
-export class CancelTransferOutHandler implements ICommandHandler<CancelTransferOut, WireTransaction> {
+@CommandHandler(CancelTransfer)
+export class CancelTransferHandler implements ICommandHandler<CancelTransfer, WireTransaction> {
   constructor(
     private readonly commands: CommandStore,
     private readonly ledger: AccountsLedger,
     private readonly answers: TransferAnswers,
   ) {}
 
-  async execute({ platformId, transactionId, reason }: CancelTransferOut): Promise<WireTransaction> {
+  async execute({ platformId, transactionId, reason }: CancelTransfer): Promise<WireTransaction> {
     const stream = streamNameFor(transactionId);
     for (let attempt = 1; attempt <= MAX_STEP_ATTEMPTS; attempt++) {
       const loaded = await this.commands.load(TRANSFER_STREAM, stream);
@@ -50,10 +51,23 @@ export class CancelTransferOutHandler implements ICommandHandler<CancelTransferO
       const now = new Date().toISOString();
       const events = TRANSFER_STREAM.decider.decide({ type: 'CancelTransfer', reason, now }, state);
       if (events.length === 0) return this.answers.asOf(platformId, transactionId, revision);
-      const recorded = await this.releaseAndRecord(state, revision, events, now);
+      const recorded = state.kind === 'TRANSFER_IN' ? await this.record(state, revision, events) : await this.releaseAndRecord(state, revision, events, now);
       if (recorded !== null) return this.answers.asOf(platformId, transactionId, recorded);
     }
     throw new DomainError('CONFLICT', 'The transaction was changed concurrently; retry');
+  }
+
+  /**
+   * A pull holds nothing: the cancellation is recorded at the revision it was decided on. The
+   * settlement records COMPLETED before it credits, so whichever is recorded first stands.
+   */
+  private async record(state: Transfer, revision: number | 'no_stream', events: TransactionEvent[]): Promise<number | null> {
+    try {
+      return (await this.commands.commit([{ type: TRANSFER_STREAM, state, streamName: streamNameFor(state.transactionId), events, expectedRevision: revision }]))[0].nextExpectedRevision;
+    } catch (error) {
+      if (error instanceof ConcurrencyError) return null;
+      throw error;
+    }
   }
 
   /** The revision of the recorded cancellation, or null when the transfer moved (decide again). */
