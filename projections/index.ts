@@ -8,6 +8,7 @@ import { platformConfigProjection } from './platform-config/platform-config.proj
 import { quotesProjection } from './quotes/quotes.projection';
 import { scaFactorsProjection } from './sca-factors/sca-factors.projection';
 import { transactionsProjection } from './transactions/transactions.projection';
+import { delegatedKeysProjection } from './wallet-auth/delegated-keys.projection';
 import { walletAuthProjection } from './wallet-auth/wallet-auth.projection';
 
 /**
@@ -23,6 +24,7 @@ export const ALL_PROJECTIONS: Projection[] = [
   cardsProjection,
   quotesProjection,
   walletAuthProjection,
+  delegatedKeysProjection,
   scaFactorsProjection,
   invitationsProjection,
 ];

@@ -127,6 +127,16 @@ describe('wallet-auth projection', () => {
     ]);
   });
 
+  it("a PASSKEY session shows its passkey's credentialId: from the event, or for older events from the credential's row", async () => {
+    const recorded = session(2, PASSKEY, T2);
+    const named = { ...recorded, data: { ...recorded.data, webAuthnCredentialId: 'cred-from-event' } };
+    await spec.given([initial, registered(passkeyCredential, T1, { credentialSetVersion: 2 }), session(1, PASSKEY, T1), named]);
+    expect(await spec.rows(`SELECT view::json AS view FROM wallet_sessions ORDER BY session_id`)).toEqual([
+      { view: { id: 'Session:1', accountId: ACCOUNT, type: 'PASSKEY', credentialId: 'cred-abc_123', nickname: 'Laptop', createdAt: T1, updatedAt: T1, expiresAt: EXPIRES } },
+      { view: { id: 'Session:2', accountId: ACCOUNT, type: 'PASSKEY', credentialId: 'cred-from-event', nickname: 'Laptop', createdAt: T2, updatedAt: T2, expiresAt: EXPIRES } },
+    ]);
+  });
+
   it('a revoked session ends at its revocation; a second revocation keeps the first time', async () => {
     await spec.given([session(1, EMAIL, T0), session(2, EMAIL, T0), revoked(1, T1), revoked(1, T2)]);
     expect(await spec.rows(SESSIONS)).toEqual([

@@ -1,4 +1,4 @@
-import { Projection } from '../../src/infra/projections/projection';
+import { Projection, ProjectionTransaction } from '../../src/infra/projections/projection';
 import { WalletSessionCreated, WalletSessionRevoked } from '../../src/wallet-auth';
 import { WalletCredentialRegistered, WalletCredentialRemoved } from '../../src/wallet-auth';
 import { credentialView, sessionView } from '../../src/wallet-auth';
@@ -11,7 +11,8 @@ import { credentialView, sessionView } from '../../src/wallet-auth';
  */
 export const walletAuthProjection: Projection = {
   name: 'wallet-auth',
-  version: 1,
+  // 2: PASSKEY sessions show their passkey's `credentialId`.
+  version: 2,
   tables: ['wallet_credentials', 'wallet_sessions'],
   schema: (t) => [
     `CREATE TABLE IF NOT EXISTS ${t('wallet_credentials')} (
@@ -85,6 +86,7 @@ export const walletAuthProjection: Projection = {
           sessionId: data.sessionId,
           accountId: data.accountId,
           credentialType: data.credentialType,
+          webAuthnCredentialId: data.webAuthnCredentialId === undefined ? await passkeyIdOf(tx, data.credentialId) : data.webAuthnCredentialId,
           nickname: data.nickname,
           createdAt: data.createdAt,
           expiresAt: data.expiresAt,
@@ -105,3 +107,12 @@ export const walletAuthProjection: Projection = {
     }
   },
 };
+
+/** Sessions recorded before they named their passkey: their credential's row does. */
+async function passkeyIdOf(tx: ProjectionTransaction, credentialId: string): Promise<string | null> {
+  const result = await tx.query<{ webauthn_credential_id: string | null }>(
+    `SELECT webauthn_credential_id FROM ${tx.table('wallet_credentials')} WHERE credential_id = $1`,
+    [credentialId],
+  );
+  return result.rows[0]?.webauthn_credential_id ?? null;
+}

@@ -22,6 +22,8 @@ export const ID_PREFIXES = [
   'WebhookDelivery',
   'LookupRequest',
   'Invitation',
+  'DelegatedKey',
+  'CardFundingSource',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

@@ -1,4 +1,5 @@
 import { streamType } from '../infra/commands/stream-type';
+import { fundingSourceKeysDecider } from './domain/delegated-key/delegated-key.decider';
 import { walletRequestDecider } from './domain/request/request.decider';
 import { walletSessionDecider } from './domain/session/session.decider';
 import { walletDecider } from './domain/wallet/wallet.decider';
@@ -17,4 +18,10 @@ export const WALLET_STREAM = streamType({
 export const WALLET_SESSION_STREAM = streamType({
   name: 'wallet session',
   decider: walletSessionDecider,
+});
+
+/** `cardFundingSource-<uuid>`: the delegated signing keys of one card funding source. */
+export const CARD_FUNDING_SOURCE_STREAM = streamType({
+  name: 'card funding source',
+  decider: fundingSourceKeysDecider,
 });

@@ -24,4 +24,5 @@ export const vaultIds = {
   otpTarget: (challengeId: string) => `wallet-otp-target:${challengeId}`,
   otpCode: (challengeId: string) => `wallet-otp-code:${challengeId}`,
   walletSecret: (accountId: string) => `wallet-secret:${accountId}`,
+  delegatedKey: (delegatedKeyId: string) => `delegated-key:${delegatedKeyId}`,
 };

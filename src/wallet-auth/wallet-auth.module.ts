@@ -1,10 +1,12 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { AccountsModule } from '../accounts';
+import { AuditModule, AuditResourceLocators } from '../audit';
 import { CustomerLifecycleHooks } from '../customers';
 import { CustomersModule } from '../customers';
 import { ReactorRegistry } from '../infra/infra.module';
 import { PlatformsModule } from '../platforms';
+import { CreateDelegatedKeyHandler } from './commands/create-delegated-key';
 import { ExportWalletHandler } from './commands/export-wallet';
 import { IssueCredentialChallengeHandler } from './commands/issue-credential-challenge';
 import { KeyLogin } from './commands/key-login';
@@ -14,15 +16,21 @@ import { OtpLogin } from './commands/otp-login';
 import { RefreshWalletSessionHandler } from './commands/refresh-wallet-session';
 import { RegisterCredentialHandler } from './commands/register-credential';
 import { RemoveCredentialHandler } from './commands/remove-credential';
+import { RevokeDelegatedKeyHandler } from './commands/revoke-delegated-key';
 import { RevokeWalletSessionHandler } from './commands/revoke-wallet-session';
 import { SignedAccountAction } from './commands/signed-account-action';
 import { UpdateWalletPrivacyHandler } from './commands/update-wallet-privacy';
 import { VerifyCredentialHandler } from './commands/verify-credential';
 import { CredentialsController } from './http/credentials.controller';
+import { DelegatedKeysController } from './http/delegated-keys.controller';
 import { SessionsController } from './http/sessions.controller';
 import { WalletAccountsController } from './http/wallet-accounts.controller';
+import { delegatedKeyAuditLocator } from './queries/delegated-key-audit-locator';
+import { DelegatedKeysQuery } from './queries/delegated-keys.query';
 import { WalletAuthQuery } from './queries/wallet-auth.query';
 import { initialCredentialReactor } from './reactors/initial-credential.reactor';
+import { CardFundingScopes } from './services/card-funding-scopes';
+import { DelegatedKeySigner } from './services/delegated-key-signer';
 import { InitialCredentials } from './services/initial-credentials';
 import { OTP_DELIVERY, OtpCodes, UnwiredOtpDelivery } from './services/otp-codes';
 import { WalletQuoteSignatureVerifier } from './services/quote-signature.verifier';
@@ -35,12 +43,13 @@ import { WalletSessions } from './services/wallet-sessions';
 
 /**
  * Embedded wallets (issue 7): credentials, login flows, sessions, two-step signed actions, the
- * wallet's export and privacy, and the session-key check of quote execution (exported as
- * WalletQuoteSignatureVerifier for the quotes context's verifier port).
+ * wallet's export and privacy, the session-key check of quote execution (exported as
+ * WalletQuoteSignatureVerifier for the quotes context's verifier port), and delegated signing keys
+ * of card funding sources (DelegatedKeySigner, exported for card payments).
  */
 @Module({
-  imports: [AccountsModule, CustomersModule, PlatformsModule],
-  controllers: [CredentialsController, SessionsController, WalletAccountsController],
+  imports: [AccountsModule, CustomersModule, PlatformsModule, AuditModule],
+  controllers: [CredentialsController, SessionsController, WalletAccountsController, DelegatedKeysController],
   providers: [
     RegisterCredentialHandler,
     RemoveCredentialHandler,
@@ -50,6 +59,8 @@ import { WalletSessions } from './services/wallet-sessions';
     RefreshWalletSessionHandler,
     ExportWalletHandler,
     UpdateWalletPrivacyHandler,
+    CreateDelegatedKeyHandler,
+    RevokeDelegatedKeyHandler,
     OpenInitialCredentialHandler,
     LoginCredentials,
     OtpLogin,
@@ -58,6 +69,9 @@ import { WalletSessions } from './services/wallet-sessions';
     WalletClock,
     WalletAuthStore,
     WalletAuthQuery,
+    DelegatedKeysQuery,
+    CardFundingScopes,
+    DelegatedKeySigner,
     WalletAccounts,
     SignedRequests,
     WalletSessions,
@@ -67,7 +81,7 @@ import { WalletSessions } from './services/wallet-sessions';
     InitialCredentials,
     WalletQuoteSignatureVerifier,
   ],
-  exports: [WalletQuoteSignatureVerifier, WalletAuthQuery, WalletClock],
+  exports: [WalletQuoteSignatureVerifier, DelegatedKeySigner, WalletAuthQuery, WalletClock],
 })
 export class WalletAuthModule implements OnModuleInit {
   constructor(
@@ -76,6 +90,8 @@ export class WalletAuthModule implements OnModuleInit {
     private readonly hooks: CustomerLifecycleHooks,
     private readonly reactors: ReactorRegistry,
     private readonly limiter: WalletRateLimiter,
+    private readonly auditLocators: AuditResourceLocators,
+    private readonly delegatedKeys: DelegatedKeysQuery,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -87,5 +103,6 @@ export class WalletAuthModule implements OnModuleInit {
       if (wallet) await this.commandBus.execute(new OpenInitialCredential(wallet.platformId, wallet.accountId, wallet.customerId, wallet.openedAt));
     });
     this.reactors.register(initialCredentialReactor(this.commandBus));
+    this.auditLocators.register(delegatedKeyAuditLocator(this.delegatedKeys));
   }
 }

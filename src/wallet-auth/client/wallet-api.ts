@@ -23,7 +23,7 @@ export interface ApiResponse<T = any> {
 
 /** A session as a login answers it, with the key that signs for it. */
 export interface WalletLogin {
-  session: { id: string; accountId: string; type: string; nickname: string; createdAt: string; updatedAt: string; expiresAt: string };
+  session: { id: string; accountId: string; type: string; credentialId?: string; nickname: string; createdAt: string; updatedAt: string; expiresAt: string };
   sessionKey: WalletKeyPair;
 }
 
@@ -175,6 +175,24 @@ export class WalletApi {
 
   async updatePrivacy(accountId: string, privateEnabled: boolean, signer: WalletKeyPair): Promise<any> {
     return this.expect(this.signed('PATCH', `/internal-accounts/${encodeURIComponent(accountId)}`, { privateEnabled }, signer), 200, 'update privacy');
+  }
+
+  /**
+   * Delegates a card's payments from the wallet that funds it to a key the service holds: three
+   * calls with the same body, the second and third stamped with a live session key. Answers the
+   * ACTIVE key (201).
+   */
+  async createDelegatedKey(body: { cardId: string; internalAccountId: string; nickname: string }, signer: WalletKeyPair): Promise<any> {
+    let answer = await this.expect(this.request('POST', '/auth/delegated-keys', { body }), 202, 'create delegated key');
+    for (const [status, leg] of [[202, 'signer leg'], [201, 'policy leg']] as const) {
+      const headers = { 'Service-Wallet-Signature': stampPayload(answer.payloadToSign, signer), 'Request-Id': answer.requestId };
+      answer = await this.expect(this.request('POST', '/auth/delegated-keys', { body, headers }), status, `create delegated key (${leg})`);
+    }
+    return answer;
+  }
+
+  async revokeDelegatedKey(delegatedKeyId: string): Promise<void> {
+    await this.expect(this.request('DELETE', `/auth/delegated-keys/${encodeURIComponent(delegatedKeyId)}`), 204, 'revoke delegated key');
   }
 
   /**

@@ -4,6 +4,7 @@
  * with quotes) are in src/shared/wallet-payloads.ts.
  */
 export * from './credential-bundle';
+export * from './custodied-key';
 export * from './hpke';
 export * from './oidc-token';
 export * from './otp-bundle';

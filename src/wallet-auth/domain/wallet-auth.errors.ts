@@ -32,14 +32,6 @@ export function walletAccountNotFound(): DomainError {
 }
 
 /**
- * The list operations (`GET /auth/credentials`, `GET /auth/sessions`) declare no 404: an
- * `accountId` naming no embedded wallet of the platform is a bad query parameter there.
- */
-export function unknownWalletAccountParameter(): ValidationError {
-  return new ValidationError([{ field: 'accountId', constraint: {}, message: 'accountId names no embedded wallet internal account of this platform' }]);
-}
-
-/**
  * The last credential of a wallet cannot be removed. 400 INVALID_INPUT (as the production service
  * answers), with `details.reason = "LAST_CREDENTIAL"` so clients can tell it from field errors.
  */
@@ -84,4 +76,34 @@ export function missingContact(field: 'email' | 'phoneNumber'): DomainError {
 
 export function fieldError(field: string, constraint: FieldConstraint, message: string): ValidationError {
   return new ValidationError([{ field, constraint, message }]);
+}
+
+export function delegatedKeyNotFound(): DomainError {
+  return new DomainError('REFERENCE_NOT_FOUND', 'Delegated key not found');
+}
+
+/** `POST /auth/delegated-keys`: the card is unknown (or another platform's). */
+export function delegatedKeyCardNotFound(): DomainError {
+  return new DomainError('REFERENCE_NOT_FOUND', 'Card not found');
+}
+
+/** `POST /auth/delegated-keys`: the internal account is not (or no longer) a funding source of the card. */
+export function cardFundingSourceNotFound(): DomainError {
+  return new DomainError('REFERENCE_NOT_FOUND', 'Card funding source not found: the card is not funded by this internal account');
+}
+
+/** A card funding source holds one ACTIVE delegated key at a time: revoke it before creating another. */
+export function delegatedKeyAlreadyActive(activeKeyId: string): DomainError {
+  return new DomainError('CONFLICT', 'An ACTIVE delegated key already exists for this card funding source; revoke it before creating another', {
+    reason: 'DELEGATED_KEY_ALREADY_ACTIVE',
+    delegatedKeyId: activeKeyId,
+  });
+}
+
+/** Only an ACTIVE key is revoked (the reference's 400 for a PENDING or an already REVOKED key). */
+export function delegatedKeyNotActive(status: string): DomainError {
+  return new DomainError('INVALID_INPUT', `The delegated key is ${status}; only an ACTIVE delegated key can be revoked`, {
+    reason: 'DELEGATED_KEY_NOT_ACTIVE',
+    status,
+  });
 }

@@ -9,7 +9,6 @@ import { IssueCredentialChallenge } from '../commands/issue-credential-challenge
 import { RegisterCredential } from '../commands/register-credential';
 import { RemoveCredential } from '../commands/remove-credential';
 import { VerifyCredential } from '../commands/verify-credential';
-import { WalletAccounts } from '../services/wallet-accounts';
 import { parseCreateCredentialBody } from './credential-body';
 import { PlatformRequest, requireAccountIdQuery, signedCallHeaders } from './wallet-request';
 
@@ -19,14 +18,13 @@ export class CredentialsController {
   constructor(
     private readonly commandBus: CommandBus,
     private readonly query: WalletAuthQuery,
-    private readonly accounts: WalletAccounts,
   ) {}
 
   @Get()
   @ApiQuery({ name: 'accountId', required: true, schema: { type: 'string' } })
   async list(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>): Promise<{ data: CredentialView[] }> {
+    // Not paginated (a wallet has a handful); an account with none visible to the platform lists none.
     const accountId = requireAccountIdQuery(query);
-    await this.accounts.requireListedWallet(request.platform.platformId, accountId);
     return { data: await this.query.listCredentials(request.platform.platformId, accountId) };
   }
 

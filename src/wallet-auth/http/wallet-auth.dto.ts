@@ -75,3 +75,10 @@ export class ClientPublicKeyDto {
 export class UpdateWalletPrivacyDto {
   @IsDefined() @IsBoolean() privateEnabled: boolean;
 }
+
+/** `POST /auth/delegated-keys`: the card, the embedded wallet funding it, and a label. */
+export class CreateDelegatedKeyDto {
+  @IsDefined() @IsString() @MaxLength(100) cardId: string;
+  @IsDefined() @IsString() @MaxLength(100) internalAccountId: string;
+  @IsDefined() @IsString() @MinLength(1) @MaxLength(256) nickname: string;
+}

@@ -12,11 +12,16 @@ export interface CredentialView {
   updatedAt: string;
 }
 
-/** A session exactly as `GET /auth/sessions` lists it (SPEC.md "Session"). */
+/**
+ * A session exactly as `GET /auth/sessions` lists it (the reference's AuthSession: the fields of
+ * its credential, with the session's own `id`, and `expiresAt`).
+ */
 export interface SessionView {
   id: string;
   accountId: string;
   type: CredentialType;
+  /** The WebAuthn credential id (base64url) of the session's passkey, for PASSKEY sessions only. */
+  credentialId?: string;
   nickname: string;
   createdAt: string;
   updatedAt: string;
@@ -40,14 +45,17 @@ export function sessionView(input: {
   sessionId: string;
   accountId: string;
   credentialType: CredentialType;
+  webAuthnCredentialId?: string | null;
   nickname: string;
   createdAt: string;
   expiresAt: string;
 }): SessionView {
+  // Keys in the reference's order (AuthMethod's, then expiresAt), credentialId only for passkeys.
   return {
     id: input.sessionId,
     accountId: input.accountId,
     type: input.credentialType,
+    ...(input.webAuthnCredentialId ? { credentialId: input.webAuthnCredentialId } : {}),
     nickname: input.nickname,
     createdAt: input.createdAt,
     updatedAt: input.createdAt,

@@ -177,7 +177,7 @@ export function bodyHash(body: unknown): string {
 }
 
 /** Accepts `Request:<uuid>` as issued, and the bare uuid some clients send. */
-function normaliseRequestId(text: string): string | null {
+export function normaliseRequestId(text: string): string | null {
   if (parseId('Request', text)) return text;
   if (parseId('Request', `Request:${text}`)) return `Request:${text}`;
   return null;

@@ -3,11 +3,11 @@ import { InternalAccountDetails, InternalAccountsQuery } from '../../accounts';
 import { APP_CONFIG, AppConfig } from '../../infra/config';
 import { KEY_VAULT, KeyVault } from '../../infra/crypto/key-vault';
 import { P256KeyPair } from '../../infra/crypto/p256';
-import { DomainError, ValidationError } from '../../infra/domain/domain-error';
+import { ValidationError } from '../../infra/domain/domain-error';
 import { parseId } from '../../infra/ids';
 import { EmbeddedWalletConfig } from '../../platforms';
 import { PlatformConfigQuery, WALLET_ENCLAVE_KEY } from '../../platforms';
-import { unknownWalletAccountParameter, walletAccountNotFound } from '../domain/wallet-auth.errors';
+import { walletAccountNotFound } from '../domain/wallet-auth.errors';
 
 /**
  * Facts from other contexts the wallet flows need: the embedded wallet account (accounts
@@ -40,16 +40,6 @@ export class WalletAccounts {
       throw new ValidationError([{ field, constraint: {}, message: `${field} must be an EMBEDDED_WALLET internal account` }]);
     }
     return account;
-  }
-
-  /** `requireWallet` for a list's `accountId` query parameter: those operations declare no 404. */
-  async requireListedWallet(platformId: string, accountId: string): Promise<InternalAccountDetails> {
-    try {
-      return await this.requireWallet(platformId, accountId);
-    } catch (error) {
-      if (error instanceof DomainError && error.code === 'REFERENCE_NOT_FOUND') throw unknownWalletAccountParameter();
-      throw error;
-    }
   }
 
   async webAuthnConfig(platformId: string): Promise<EmbeddedWalletConfig> {

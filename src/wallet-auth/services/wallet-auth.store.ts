@@ -3,6 +3,8 @@ import { HandledCommand } from '../../infra/commands/command-store';
 import { EventStoreService } from '../../infra/event-store/event-store.service';
 import { parseId, streamNameFor } from '../../infra/ids';
 import { recordAppendedPosition } from '../../infra/request-context';
+import { FundingSourceKeysCommand, FundingSourceKeysState } from '../domain/delegated-key/delegated-key.decider';
+import { DelegatedKeyEvent } from '../domain/delegated-key/delegated-key.events';
 import { WalletRequestCommand, WalletRequestState, walletRequestDecider } from '../domain/request/request.decider';
 import { WalletRequestEvent } from '../domain/request/request.events';
 import { WalletSessionCommand, WalletSessionState, walletSessionDecider } from '../domain/session/session.decider';
@@ -11,11 +13,12 @@ import { WalletCommand, WalletState, walletDecider } from '../domain/wallet/wall
 import { WalletEvent } from '../domain/wallet/wallet.events';
 import { walletAccountNotFound } from '../domain/wallet-auth.errors';
 import { CommandStore } from '../../infra/commands/command-store';
-import { WALLET_REQUEST_STREAM, WALLET_SESSION_STREAM, WALLET_STREAM } from '../streams';
+import { CARD_FUNDING_SOURCE_STREAM, WALLET_REQUEST_STREAM, WALLET_SESSION_STREAM, WALLET_STREAM } from '../streams';
 
 /**
- * The context's three stream kinds: `walletAuth-<account uuid>` (credentials of one wallet),
- * `request-<uuid>` (a pending signed request) and `session-<uuid>`. Every write goes through the
+ * The context's stream kinds: `walletAuth-<account uuid>` (credentials of one wallet),
+ * `request-<uuid>` (a pending signed request), `session-<uuid>` and `cardFundingSource-<uuid>`
+ * (the delegated keys of a card funding source). Every write goes through the
  * event store's read/decide/append loop with the expected revision.
  */
 @Injectable()
@@ -62,5 +65,14 @@ export class WalletAuthStore {
 
   handleSession(sessionId: string, command: WalletSessionCommand): Promise<HandledCommand<WalletSessionState, WalletSessionEvent>> {
     return this.commands.handle(WALLET_SESSION_STREAM, streamNameFor(sessionId), command);
+  }
+
+  /** Read fresh every time (the stream type keeps no cache): a revocation is seen by the next read in any process. */
+  async loadFundingSourceKeys(fundingSourceId: string): Promise<FundingSourceKeysState> {
+    return (await this.commands.load(CARD_FUNDING_SOURCE_STREAM, streamNameFor(fundingSourceId))).state;
+  }
+
+  handleFundingSourceKeys(fundingSourceId: string, command: FundingSourceKeysCommand): Promise<HandledCommand<FundingSourceKeysState, DelegatedKeyEvent>> {
+    return this.commands.handle(CARD_FUNDING_SOURCE_STREAM, streamNameFor(fundingSourceId), command);
   }
 }

@@ -4,9 +4,11 @@ import { parseP256PublicKeyHex } from '../../infra/crypto/p256';
 import { newId } from '../../infra/ids';
 import { checkClientPublicKey, generateSessionSigningKey, sealSessionSigningKey } from '../crypto/credential-bundle';
 import { VerifiedWalletSignature, walletSignatureKeyNotAuthorised } from '../crypto/wallet-signature';
+import { DelegatedKeyStatus } from '../domain/delegated-key/delegated-key.events';
 import { SessionRecord, isSessionActive } from '../domain/session/session.decider';
 import { WalletState } from '../domain/wallet/wallet.decider';
 import { CredentialDetails } from '../domain/wallet/wallet.events';
+import { DelegatedKeysQuery } from '../queries/delegated-keys.query';
 import { WalletAuthQuery } from '../queries/wallet-auth.query';
 import { SessionView, sessionView } from '../queries/wallet-auth.views';
 import { SESSION_LIFETIME_MS } from '../wallet-auth.constants';
@@ -21,6 +23,13 @@ export interface SignerRule {
   /** Session refresh: only the session being refreshed may sign. */
   onlySessionId?: string;
 }
+
+/** Why a stamp by one of the wallet's delegated keys signs nothing here, by the key's status. */
+const DELEGATED_KEY_REFUSALS: Record<DelegatedKeyStatus, string> = {
+  ACTIVE: "Wallet signature key is a delegated key of this wallet: it signs only its card's payments, in place of a session key, never this operation",
+  PENDING: 'Wallet signature key is a delegated key of this wallet whose creation was never completed (PENDING): it signs nothing',
+  REVOKED: 'Wallet signature key is a revoked delegated key of this wallet: it signs nothing',
+};
 
 /** A session as a login or refresh answers it: the view plus the sealed key in the legacy flow. */
 export type IssuedSession = SessionView & { encryptedSessionSigningKey?: string };
@@ -42,6 +51,7 @@ export class WalletSessions {
     private readonly clock: WalletClock,
     private readonly store: WalletAuthStore,
     private readonly query: WalletAuthQuery,
+    private readonly delegatedKeys: DelegatedKeysQuery,
   ) {}
 
   /**
@@ -72,7 +82,14 @@ export class WalletSessions {
     if (excludedByRule && rule.onlySessionId) {
       throw walletSignatureError('WALLET_SIGNATURE_INVALID', 'A session is refreshed with its own session key');
     }
-    throw walletSignatureError('WALLET_SIGNATURE_INVALID', walletSignatureKeyNotAuthorised().reason);
+    throw walletSignatureError('WALLET_SIGNATURE_INVALID', await this.refusalReason(platformId, accountId, verified));
+  }
+
+  /** Only on the way to a refusal: a delegated key of the wallet is told apart, so the platform sees why. */
+  private async refusalReason(platformId: string, accountId: string, verified: VerifiedWalletSignature): Promise<string> {
+    const status = verified.publicKeyCompressedHex === null ? null : await this.delegatedKeys.delegatedKeyStatus(platformId, accountId, verified.publicKeyCompressedHex);
+    if (status === null) return walletSignatureKeyNotAuthorised().reason;
+    return DELEGATED_KEY_REFUSALS[status];
   }
 
   /**
@@ -97,7 +114,7 @@ export class WalletSessions {
   async open(input: {
     platformId: string;
     accountId: string;
-    credential: Pick<CredentialDetails, 'credentialId' | 'credentialType' | 'nickname'>;
+    credential: Pick<CredentialDetails, 'credentialId' | 'credentialType' | 'nickname'> & Partial<Pick<CredentialDetails, 'passkey'>>;
     clientPublicKey: string;
     /** OTP logins: the TEK is the session key whatever its encoding. */
     clientHoldsKey?: boolean;
@@ -121,6 +138,7 @@ export class WalletSessions {
       credentialId: input.credential.credentialId,
       credentialType: input.credential.credentialType,
       nickname: input.credential.nickname,
+      webAuthnCredentialId: input.credential.passkey?.webAuthnCredentialId ?? null,
       publicKeyFingerprint: publicKeyFingerprint(publicKeyHex),
       keyCustody: encryptedSessionSigningKey === undefined ? 'CLIENT_HELD' : 'SEALED_TO_CLIENT',
       requestId: input.requestId,

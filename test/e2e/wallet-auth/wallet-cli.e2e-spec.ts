@@ -72,7 +72,8 @@ describe('wallet CLI', () => {
   }, CLI_TEST_TIMEOUT_MS);
 
   it('fails with a message and exit code 1 on a bad request', async () => {
-    await expect(cli('credentials', '--account', 'InternalAccount:0199a000-0000-7000-8000-00000000abcd')).rejects.toMatchObject({
+    // An unknown account lists nothing (the reference's answer); a malformed id is a bad request.
+    await expect(cli('credentials', '--account', 'InternalAccount:not-a-uuid')).rejects.toMatchObject({
       code: 1,
       stderr: 'wallet: list credentials: HTTP 400 INVALID_INPUT The request has invalid fields\n',
     });

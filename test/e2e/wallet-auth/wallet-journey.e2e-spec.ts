@@ -146,7 +146,7 @@ describe('embedded wallet journey', () => {
       .set('Request-Id', passkeyChallenge.body.requestId)
       .send({ type: 'PASSKEY', assertion: passkey.assert(passkeyChallenge.body.challenge) })
       .expect(200);
-    expect(passkeyLogin.body).toMatchObject({ accountId: wallet.accountId, type: 'PASSKEY', nickname: 'Laptop (Touch ID)' });
+    expect(passkeyLogin.body).toMatchObject({ accountId: wallet.accountId, type: 'PASSKEY', credentialId: passkeyCredential.body.credentialId, nickname: 'Laptop (Touch ID)' });
     expect(passkeyLogin.body.encryptedSessionSigningKey).toBeUndefined();
 
     // OAuth login, legacy flow (uncompressed clientPublicKey): the sealed key opens with the real client library.
@@ -161,7 +161,12 @@ describe('embedded wallet journey', () => {
 
     const sessions = await api.get('/auth/sessions').query({ accountId: wallet.accountId }).expect(200);
     expect(sessions.body.data.map((session: { type: string }) => session.type)).toEqual(['EMAIL_OTP', 'PASSKEY', 'OAUTH']);
-    for (const session of sessions.body.data) expect(Object.keys(session).sort()).toEqual(['accountId', 'createdAt', 'expiresAt', 'id', 'nickname', 'type', 'updatedAt']);
+    // The reference's AuthSession: its credential's fields (a passkey's credentialId too), the session's id, expiresAt.
+    for (const session of sessions.body.data) {
+      const passkeyOnly = session.type === 'PASSKEY' ? ['credentialId'] : [];
+      expect(Object.keys(session).sort()).toEqual(['accountId', 'createdAt', ...passkeyOnly, 'expiresAt', 'id', 'nickname', 'type', 'updatedAt']);
+    }
+    expect(sessions.body.data[1]).toEqual(passkeyLogin.body);
 
     // Refresh the passkey session, signed by itself: a new client-held session.
     const nextKey = generateClientKeyPair();

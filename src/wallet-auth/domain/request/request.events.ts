@@ -10,6 +10,10 @@ export type WalletRequestAction =
   | 'REFRESH_SESSION'
   | 'EXPORT_WALLET'
   | 'UPDATE_WALLET_PRIVACY'
+  /** Delegated key creation, first signed leg (the key is created PENDING). */
+  | 'CREATE_DELEGATED_KEY'
+  /** Delegated key creation, second signed leg (the key becomes ACTIVE). */
+  | 'ACTIVATE_DELEGATED_KEY'
   | 'OTP_LOGIN'
   | 'PASSKEY_LOGIN';
 
@@ -20,7 +24,7 @@ export type WalletRequestIssued = {
     platformId: string;
     accountId: string;
     action: WalletRequestAction;
-    /** What the action is about (credential, session or account id): a retry must name the same. */
+    /** What the action is about (credential, session, account or card funding source id): a retry must name the same. */
     targetId: string;
     /** Echoed as `type` in the 202 (the credential type concerned), or null. */
     credentialType: string | null;

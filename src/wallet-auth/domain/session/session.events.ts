@@ -21,6 +21,11 @@ export type WalletSessionCreated = {
     credentialId: string;
     credentialType: CredentialType;
     nickname: string;
+    /**
+     * PASSKEY sessions: the WebAuthn credential id of their passkey, shown as `credentialId`
+     * (absent from sessions recorded before it was kept: the read model looks it up).
+     */
+    webAuthnCredentialId?: string | null;
     /** sha256 hex of the compressed SEC1 hex of the session's public key. */
     publicKeyFingerprint: string;
     keyCustody: SessionKeyCustody;
