@@ -1,4 +1,5 @@
 import { Projection } from '../src/infra/projections/projection';
+import { apiTokensProjection } from './api-tokens/api-tokens.projection';
 import { cardsProjection } from './cards/cards.projection';
 import { customersProjection } from './customers/customers.projection';
 import { externalAccountsProjection } from './external-accounts/external-accounts.projection';
@@ -27,4 +28,5 @@ export const ALL_PROJECTIONS: Projection[] = [
   delegatedKeysProjection,
   scaFactorsProjection,
   invitationsProjection,
+  apiTokensProjection,
 ];

@@ -5,8 +5,10 @@ import { AuthenticatedPlatform } from '../infra/http/platform-auth.guard';
 import { assertNoQueryErrors } from '../infra/http/pagination';
 import { parseAuditQuery } from './audit-query';
 import { AuditPage, AuditService } from './audit.service';
+import { RequiresPermission } from '../infra/http/permissions';
 
 @Controller('audit')
+@RequiresPermission('VIEW')
 export class AuditController {
   constructor(private readonly audit: AuditService) {}
 

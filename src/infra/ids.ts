@@ -22,6 +22,7 @@ export const ID_PREFIXES = [
   'WebhookDelivery',
   'LookupRequest',
   'Invitation',
+  'Token',
   'DelegatedKey',
   'CardFundingSource',
 ] as const;

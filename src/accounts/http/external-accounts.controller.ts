@@ -27,6 +27,7 @@ import { externalAccountNotFound } from '../domain/external-account/external-acc
 import { AccountInfo, Beneficiary, TrustAction } from '../domain/external-account/external-account.events';
 import { ExternalAccountView } from '../queries/external-account.view';
 import { ExternalAccountsQuery } from '../queries/external-accounts.query';
+import { RequiresPermission } from '../../infra/http/permissions';
 import {
   BusinessBeneficiaryDto,
   CreateExternalAccountDto,
@@ -46,6 +47,7 @@ export class ExternalAccountsController {
   ) {}
 
   @Post()
+  @RequiresPermission('MANAGE')
   @Idempotent()
   @ApiBody({
     schema: { $ref: '#/components/schemas/CreateExternalAccountDto' },
@@ -106,6 +108,7 @@ export class ExternalAccountsController {
   }
 
   @Get()
+  @RequiresPermission('VIEW')
   async list(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>): Promise<Page<ExternalAccountView>> {
     const reader = new QueryReader(query, ['customerId', 'currency']);
     // Any currency code filters: a code no account holds lists nothing (the reference types it as a string).
@@ -116,6 +119,7 @@ export class ExternalAccountsController {
   }
 
   @Get(':externalAccountId')
+  @RequiresPermission('VIEW')
   async get(@Req() request: PlatformRequest, @Param('externalAccountId') id: string): Promise<ExternalAccountView> {
     // The reference declares no 400 here: an id that cannot exist is simply not found.
     if (!parseId('ExternalAccount', id)) throw externalAccountNotFound();
@@ -125,6 +129,7 @@ export class ExternalAccountsController {
   }
 
   @Delete(':externalAccountId')
+  @RequiresPermission('MANAGE')
   @HttpCode(204)
   async delete(@Req() request: PlatformRequest, @Param('externalAccountId') id: string): Promise<void> {
     if (!parseId('ExternalAccount', id)) throw externalAccountNotFound();
@@ -132,24 +137,28 @@ export class ExternalAccountsController {
   }
 
   @Post(':externalAccountId/trust')
+  @RequiresPermission('MANAGE')
   @HttpCode(200)
   async startTrust(@Req() request: PlatformRequest, @Param('externalAccountId') id: string, @Body() body: unknown): Promise<TrustStart> {
     return this.start(request, id, body, 'TRUST');
   }
 
   @Post(':externalAccountId/trust/confirm')
+  @RequiresPermission('MANAGE')
   @HttpCode(200)
   async confirmTrust(@Req() request: PlatformRequest, @Param('externalAccountId') id: string, @Body() body: unknown): Promise<ExternalAccountView> {
     return this.confirm(request, id, body, 'TRUST');
   }
 
   @Post(':externalAccountId/untrust')
+  @RequiresPermission('MANAGE')
   @HttpCode(200)
   async startUntrust(@Req() request: PlatformRequest, @Param('externalAccountId') id: string, @Body() body: unknown): Promise<TrustStart> {
     return this.start(request, id, body, 'UNTRUST');
   }
 
   @Post(':externalAccountId/untrust/confirm')
+  @RequiresPermission('MANAGE')
   @HttpCode(200)
   async confirmUntrust(@Req() request: PlatformRequest, @Param('externalAccountId') id: string, @Body() body: unknown): Promise<ExternalAccountView> {
     return this.confirm(request, id, body, 'UNTRUST');

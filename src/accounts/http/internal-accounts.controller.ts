@@ -7,6 +7,7 @@ import { QueryReader } from '../../infra/http/query-params';
 import { requirePathId } from '../../shared/validation/path-ids';
 import { InternalAccountView } from '../queries/internal-account.view';
 import { InternalAccountsQuery } from '../queries/internal-accounts.query';
+import { RequiresPermission } from '../../infra/http/permissions';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
@@ -14,6 +15,7 @@ const ACCOUNT_TYPES = ['INTERNAL_FIAT', 'INTERNAL_CRYPTO', 'EMBEDDED_WALLET'] as
 
 /** `GET /internal-accounts` and `GET /customers/internal-accounts` (the same list), and one account. */
 @Controller()
+@RequiresPermission('VIEW')
 export class InternalAccountsController {
   constructor(private readonly query: InternalAccountsQuery) {}
 

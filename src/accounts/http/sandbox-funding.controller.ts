@@ -10,6 +10,7 @@ import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
 import { Idempotent } from '../../infra/http/route-metadata';
 import { validateBody } from '../../infra/http/validation';
 import { requirePathId } from '../../shared/validation/path-ids';
+import { RequiresPermission } from '../../infra/http/permissions';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
@@ -19,6 +20,7 @@ type PlatformRequest = Request & { platform: AuthenticatedPlatform };
  * and answers 200 with the account. Sandbox mode only.
  */
 @Controller('sandbox/internal-accounts')
+@RequiresPermission('TRANSACT')
 export class SandboxFundingController {
   constructor(
     private readonly commandBus: CommandBus,

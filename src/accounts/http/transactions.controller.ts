@@ -14,6 +14,7 @@ import { WireTransaction } from '../queries/transaction-wire';
 import { ApproveTransactionDto, CancelTransactionDto, ConfirmReceiptDeliveryDto, RejectTransactionDto } from './accounts.dto';
 import { TransactionFilters, TransactionsQuery } from '../queries/transactions.query';
 import { parseId } from '../../infra/ids';
+import { RequiresPermission } from '../../infra/http/permissions';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
@@ -41,6 +42,7 @@ export class TransactionsController {
    * which lists the platform's own transactions (no customer).
    */
   @Get()
+  @RequiresPermission('VIEW')
   async list(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>): Promise<Page<WireTransaction>> {
     const platformId = request.platform.platformId;
     const reader = new QueryReader(query, [
@@ -79,6 +81,7 @@ export class TransactionsController {
 
   /** The operation declares no 400: an id that cannot name a transaction names none (404). */
   @Get(':transactionId')
+  @RequiresPermission('VIEW')
   async get(@Req() request: PlatformRequest, @Param('transactionId') transactionId: string): Promise<WireTransaction> {
     const view = parseId('Transaction', transactionId) ? await this.query.findById(request.platform.platformId, transactionId) : null;
     if (!view) throw new DomainError('TRANSACTION_NOT_FOUND', 'Transaction not found');
@@ -90,6 +93,7 @@ export class TransactionsController {
    * receiver's details; ApproveTransaction answers whether the transaction waits for approval.
    */
   @Post(':transactionId/approve')
+  @RequiresPermission('TRANSACT')
   @HttpCode(200)
   async approve(@Req() request: PlatformRequest, @Param('transactionId') transactionId: string, @Body() body: unknown): Promise<WireTransaction> {
     requirePathId('Transaction', 'transactionId', transactionId);
@@ -99,6 +103,7 @@ export class TransactionsController {
 
   /** The body (RejectPaymentRequest) is optional; its `reason` is kept with the rejection. */
   @Post(':transactionId/reject')
+  @RequiresPermission('TRANSACT')
   @HttpCode(200)
   async reject(@Req() request: PlatformRequest, @Param('transactionId') transactionId: string, @Body() body: unknown): Promise<WireTransaction> {
     requirePathId('Transaction', 'transactionId', transactionId);
@@ -108,6 +113,7 @@ export class TransactionsController {
 
   /** The body (CancelTransactionRequest) is optional; its `reason` is kept with the cancellation. */
   @Post(':transactionId/cancel')
+  @RequiresPermission('TRANSACT')
   @HttpCode(200)
   async cancel(@Req() request: PlatformRequest, @Param('transactionId') transactionId: string, @Body() body: unknown): Promise<WireTransaction> {
     requirePathId('Transaction', 'transactionId', transactionId);
@@ -117,6 +123,7 @@ export class TransactionsController {
 
   /** The body (ConfirmReceiptDeliveryRequest) is optional: without a time, the confirmation is now. */
   @Post(':transactionId/confirm')
+  @RequiresPermission('TRANSACT')
   @HttpCode(200)
   async confirm(@Req() request: PlatformRequest, @Param('transactionId') transactionId: string, @Body() body: unknown): Promise<WireTransaction> {
     requirePathId('Transaction', 'transactionId', transactionId);

@@ -11,11 +11,13 @@ import { TransferIn } from '../commands/transfer-in';
 import { TransferOut } from '../commands/transfer-out';
 import { WireTransaction } from '../queries/transaction-wire';
 import { TransferInDto, TransferOutDto } from './accounts.dto';
+import { RequiresPermission } from '../../infra/http/permissions';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
 /** `POST /transfer-out` (internal -> external) and `POST /transfer-in` (external -> internal). */
 @Controller()
+@RequiresPermission('TRANSACT')
 export class TransfersController {
   constructor(private readonly commandBus: CommandBus) {}
 

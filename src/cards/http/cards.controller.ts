@@ -17,6 +17,7 @@ import { CARD_STATES } from '../domain/card/card.events';
 import { CardWire, cardWire } from '../queries/card.view';
 import { CardsQuery, SORT_ORDERS } from '../queries/cards.query';
 import { CreateCardDto, UpdateCardDto, checkFundingSourceIds } from './cards.dto';
+import { RequiresPermission } from '../../infra/http/permissions';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
@@ -30,6 +31,7 @@ export class CardsController {
 
   /** Honours Idempotency-Key: a retried issuance returns the first card instead of a second one. */
   @Post()
+  @RequiresPermission('MANAGE')
   @Idempotent()
   @ApiBody({
     schema: { $ref: '#/components/schemas/CreateCardDto' },
@@ -66,6 +68,7 @@ export class CardsController {
   }
 
   @Get()
+  @RequiresPermission('VIEW')
   async list(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>): Promise<Page<CardWire>> {
     const reader = new QueryReader(query, ['cardholderId', 'accountId', 'state', 'platformCardId', 'sortOrder']);
     const filters = {
@@ -84,6 +87,7 @@ export class CardsController {
 
   /** GET declares no 400: an id that cannot name a card is a card that does not exist. */
   @Get(':cardId')
+  @RequiresPermission('VIEW')
   async get(@Req() request: PlatformRequest, @Param('cardId') cardId: string): Promise<CardWire> {
     if (!parseId('Card', cardId)) throw cardNotFound();
     const view = await this.query.findById(request.platform.platformId, cardId);
@@ -92,6 +96,7 @@ export class CardsController {
   }
 
   @Patch(':cardId')
+  @RequiresPermission('MANAGE')
   async update(@Req() request: PlatformRequest, @Param('cardId') cardId: string, @Body() body: unknown): Promise<CardWire> {
     requirePathId('Card', 'cardId', cardId);
     const { value, errors } = checkBody(UpdateCardDto, body);

@@ -25,6 +25,7 @@ import {
 } from './customers.dto';
 import { parseId } from '../../infra/ids';
 import { requirePathId } from '../../shared/validation/path-ids';
+import { RequiresPermission } from '../../infra/http/permissions';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
@@ -54,6 +55,7 @@ export class CustomersController {
   ) {}
 
   @Post()
+  @RequiresPermission('MANAGE')
   @Idempotent()
   @ApiBody({
     schema: { oneOf: [{ $ref: '#/components/schemas/CreateBusinessCustomerDto' }, { $ref: '#/components/schemas/CreateIndividualCustomerDto' }] },
@@ -120,6 +122,7 @@ export class CustomersController {
   }
 
   @Get()
+  @RequiresPermission('VIEW')
   async list(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>): Promise<Page<CustomerView>> {
     // The reference's filters, plus kycStatus, kybStatus, email and `includeDeleted` (our older
     // name for isIncludingDeleted, kept as an alias).
@@ -151,6 +154,7 @@ export class CustomersController {
 
   /** A deleted customer is still shown, with `isDeleted: true` (the reference declares no 410 here). */
   @Get(':customerId')
+  @RequiresPermission('VIEW')
   async get(@Req() request: PlatformRequest, @Param('customerId') customerId: string): Promise<CustomerView> {
     requireCustomerIdOr404(customerId);
     const view = await this.query.findById(request.platform.platformId, customerId);
@@ -159,6 +163,7 @@ export class CustomersController {
   }
 
   @Patch(':customerId')
+  @RequiresPermission('MANAGE')
   @HttpCode(200)
   async update(@Req() request: PlatformRequest, @Param('customerId') customerId: string, @Body() body: unknown): Promise<CustomerView> {
     requirePathId('Customer', 'customerId', customerId);
@@ -189,6 +194,7 @@ export class CustomersController {
   }
 
   @Delete(':customerId')
+  @RequiresPermission('MANAGE')
   @HttpCode(200)
   async delete(@Req() request: PlatformRequest, @Param('customerId') customerId: string): Promise<CustomerView> {
     requireCustomerIdOr404(customerId);

@@ -13,6 +13,7 @@ import { documentNotFound } from '../customers.errors';
 import { UploadDocument } from '../commands/upload-document';
 import { DocumentView } from '../queries/customer.view';
 import { CustomersQuery } from '../queries/customers.query';
+import { RequiresPermission } from '../../infra/http/permissions';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform; file?: Express.Multer.File };
 
@@ -56,6 +57,7 @@ export class DocumentsController {
   ) {}
 
   @Post()
+  @RequiresPermission('MANAGE')
   @ApiConsumes('multipart/form-data')
   @ApiBody({
     schema: {
@@ -93,6 +95,7 @@ export class DocumentsController {
   }
 
   @Get(':documentId')
+  @RequiresPermission('VIEW')
   async get(@Req() request: PlatformRequest, @Param('documentId') documentId: string): Promise<DocumentView> {
     // The reference declares no 400 here: an id that cannot name a document is not found.
     if (!parseId('Document', documentId)) throw documentNotFound();

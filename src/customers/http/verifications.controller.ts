@@ -11,6 +11,7 @@ import { SubmitVerification } from '../commands/submit-verification';
 import { VerificationView } from '../queries/customer.view';
 import { CustomersQuery } from '../queries/customers.query';
 import { SubmitVerificationDto } from './customers.dto';
+import { RequiresPermission } from '../../infra/http/permissions';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
@@ -26,6 +27,7 @@ export class VerificationsController {
   ) {}
 
   @Post()
+  @RequiresPermission('MANAGE')
   @HttpCode(200)
   async submit(@Req() request: PlatformRequest, @Body() body: unknown): Promise<VerificationView> {
     const { value, errors } = checkBody(SubmitVerificationDto, body);
@@ -37,6 +39,7 @@ export class VerificationsController {
   }
 
   @Get()
+  @RequiresPermission('VIEW')
   async list(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>): Promise<Page<VerificationView>> {
     const reader = new QueryReader(query, ['customerId', 'verificationStatus']);
     const filters = { customerId: reader.id('customerId', 'Customer'), verificationStatus: reader.oneOf('verificationStatus', VERIFICATION_STATUSES) };
@@ -46,6 +49,7 @@ export class VerificationsController {
   }
 
   @Get(':verificationId')
+  @RequiresPermission('VIEW')
   async get(@Req() request: PlatformRequest, @Param('verificationId') verificationId: string): Promise<VerificationView> {
     // The reference declares no 400 here: an id that cannot name a verification is not found.
     if (!parseId('Verification', verificationId)) throw verificationNotFound();

@@ -4,12 +4,14 @@ import { QueryReader } from '../../infra/http/query-params';
 import { DiscoveryWire, SORT_ORDERS, UmaProviderWire, listDiscoveries, listUmaProviders, listVasps } from '../queries/directory-listing';
 import { VaspEntry } from '../tables/vasps';
 import { countryCode, currencyCode, keysetPage, refusePaging } from './directory-query';
+import { RequiresPermission } from '../../infra/http/permissions';
 
 /**
  * `GET /uma-providers`, `GET /vasps`, `GET /discoveries`: the sandbox directories (docs/directories.md).
  * The same for every platform; every bad or unknown query parameter is listed in one 400.
  */
 @Controller()
+@RequiresPermission('VIEW')
 export class DirectoriesController {
   @Get('uma-providers')
   umaProviders(@Query() query: Record<string, unknown>): Page<UmaProviderWire> & { totalCount: number } {

@@ -4,6 +4,7 @@ import type { Request } from 'express';
 import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
 import { WithdrawalFeeEstimate, WithdrawalFeesQuery } from '../queries/withdrawal-fees.query';
 import { parseWithdrawalFeeBody } from './withdrawal-fee.dto';
+import { RequiresPermission } from '../../infra/http/permissions';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
@@ -13,6 +14,7 @@ type PlatformRequest = Request & { platform: AuthenticatedPlatform };
  * this platform's.
  */
 @Controller('crypto')
+@RequiresPermission('VIEW')
 export class WithdrawalFeeController {
   constructor(private readonly withdrawalFees: WithdrawalFeesQuery) {}
 

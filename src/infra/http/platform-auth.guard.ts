@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { currentContext } from '../request-context';
 import { ApiError } from './api-error';
+import { PERMISSIONS, Permission, REQUIRED_PERMISSION, forbidden, missingPermissions } from './permissions';
 import { PUBLIC_ROUTE } from './route-metadata';
 
 export const PLATFORM_AUTHENTICATOR = Symbol('PLATFORM_AUTHENTICATOR');
@@ -10,6 +11,8 @@ export const PLATFORM_AUTHENTICATOR = Symbol('PLATFORM_AUTHENTICATOR');
 export interface AuthenticatedPlatform {
   platformId: string;
   clientId: string;
+  /** What this credential may do: every permission for the bootstrap credentials, an API token's own set. */
+  permissions: readonly Permission[];
 }
 
 export type AuthenticationResult =
@@ -27,7 +30,10 @@ export interface PlatformAuthenticator {
 /** RFC 9110 section 11.6.1: a 401 names the scheme (and realm) the client should answer with. */
 const BASIC_CHALLENGE = 'Basic realm="Payments API", charset="UTF-8"';
 
-/** HTTP Basic per platform (SPEC.md "Authentication" 1-2); sets the tenant for the request. */
+/**
+ * HTTP Basic per platform (SPEC.md "Authentication" 1-2); sets the tenant for the request, then
+ * refuses a credential without the permission the route declares (`@RequiresPermission`).
+ */
 @Injectable()
 export class PlatformAuthGuard implements CanActivate {
   constructor(
@@ -63,6 +69,10 @@ export class PlatformAuthGuard implements CanActivate {
       requestContext.platformId = platform.platformId;
       requestContext.actor = `platform:${platform.clientId}`;
     }
+    const declared = this.reflector.getAllAndOverride<Permission | undefined>(REQUIRED_PERMISSION, [context.getHandler(), context.getClass()]);
+    // A route without a declaration fails closed: only credentials holding every permission pass.
+    const missing = missingPermissions(declared ? [declared] : PERMISSIONS, platform.permissions);
+    if (missing.length > 0) throw forbidden(missing);
     return true;
   }
 }

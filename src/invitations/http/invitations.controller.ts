@@ -13,6 +13,7 @@ import { invitationIdOf } from '../domain/invitation/invitation-code';
 import { InvitationView } from '../queries/invitation.view';
 import { InvitationsQuery } from '../queries/invitations.query';
 import { ClaimInvitationDto, CreateInvitationDto, checkExpiresAt, checkUmaAddress, throwIfBadInvitationBody } from './invitations.dto';
+import { RequiresPermission } from '../../infra/http/permissions';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
@@ -26,6 +27,7 @@ export class InvitationsController {
 
   /** Honours Idempotency-Key: a retried creation returns the first invitation instead of a second one. */
   @Post()
+  @RequiresPermission('MANAGE')
   @Idempotent()
   @ApiBody({
     schema: { $ref: '#/components/schemas/CreateInvitationDto' },
@@ -52,6 +54,7 @@ export class InvitationsController {
 
   /** GET declares no 400: a text that cannot be a code names no invitation. */
   @Get(':invitationCode')
+  @RequiresPermission('VIEW')
   async get(@Req() request: PlatformRequest, @Param('invitationCode') code: string): Promise<InvitationView> {
     if (!invitationIdOf(code)) throw invitationNotFound();
     const view = await this.query.findByCode(request.platform.platformId, code.toLowerCase());
@@ -60,6 +63,7 @@ export class InvitationsController {
   }
 
   @Post(':invitationCode/claim')
+  @RequiresPermission('MANAGE')
   @HttpCode(200)
   @ApiResponse({ status: 200, description: 'The claimed invitation' })
   async claim(@Req() request: PlatformRequest, @Param('invitationCode') code: string, @Body() body: unknown): Promise<InvitationView> {
@@ -71,6 +75,7 @@ export class InvitationsController {
   }
 
   @Post(':invitationCode/cancel')
+  @RequiresPermission('MANAGE')
   @HttpCode(200)
   @ApiResponse({ status: 200, description: 'The cancelled invitation' })
   async cancel(@Req() request: PlatformRequest, @Param('invitationCode') code: string): Promise<InvitationView> {

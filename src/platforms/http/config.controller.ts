@@ -9,6 +9,7 @@ import { platformConfigUpdateErrors } from '../commands/platform-config-rules';
 import { UpdatePlatformConfig } from '../commands/update-platform-config';
 import { PlatformConfigQuery, PlatformConfigView } from '../queries/platform-config.query';
 import { UpdateConfigDto } from './config.dto';
+import { RequiresPermission } from '../../infra/http/permissions';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
@@ -21,11 +22,13 @@ export class ConfigController {
   ) {}
 
   @Get()
+  @RequiresPermission('VIEW')
   async get(@Req() request: PlatformRequest): Promise<PlatformConfigView> {
     return this.query.get(request.platform.platformId);
   }
 
   @Patch()
+  @RequiresPermission('MANAGE')
   @HttpCode(200)
   @ApiBody({
     schema: { $ref: '#/components/schemas/UpdateConfigDto' },

@@ -7,6 +7,7 @@ import { ExchangeRateEntry, listExchangeRates } from '../pricing/exchange-rate-l
 import { RateSnapshots } from '../pricing/rate-snapshots';
 import { parseExchangeRatesQuery } from './exchange-rates.query';
 import { ApiQuery } from '@nestjs/swagger';
+import { RequiresPermission } from '../../infra/http/permissions';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
@@ -15,6 +16,7 @@ type PlatformRequest = Request & { platform: AuthenticatedPlatform };
  * The snapshot is current for five minutes; Cache-Control says how much of that is left.
  */
 @Controller('exchange-rates')
+@RequiresPermission('VIEW')
 export class ExchangeRatesController {
   constructor(
     private readonly platformConfig: PlatformConfigQuery,

@@ -11,6 +11,7 @@ import { requirePathId } from '../../shared/validation/path-ids';
 import { AuthorizeQuote } from '../commands/authorize-quote';
 import { ResendQuoteChallenge } from '../commands/resend-quote-challenge';
 import { QuoteView } from '../queries/quote.view';
+import { RequiresPermission } from '../../infra/http/permissions';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
@@ -19,6 +20,7 @@ type PlatformRequest = Request & { platform: AuthenticatedPlatform };
  * origin}`, optional `endUserIpAddress`), and `POST /quotes/{quoteId}/authorize/resend` (204).
  */
 @Controller('quotes')
+@RequiresPermission('TRANSACT')
 export class QuoteAuthorizationController {
   constructor(private readonly commandBus: CommandBus) {}
 

@@ -18,6 +18,7 @@ import { QuoteView } from '../queries/quote.view';
 import { QuotesQuery } from '../queries/quotes.query';
 import { parseQuoteRequest } from './quote-request';
 import { ExecuteQuoteDto } from './quotes.dto';
+import { RequiresPermission } from '../../infra/http/permissions';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
@@ -32,6 +33,7 @@ export class QuotesController {
   ) {}
 
   @Post()
+  @RequiresPermission('TRANSACT')
   @Idempotent()
   // parseQuoteRequest validates the source and destination variants on top of this DTO.
   @ApiBody({
@@ -57,6 +59,7 @@ export class QuotesController {
   }
 
   @Get()
+  @RequiresPermission('VIEW')
   async list(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>): Promise<Page<QuoteView>> {
     const reader = new QueryReader(query, ['customerId', 'status', 'transactionId', 'createdAfter', 'createdBefore']);
     const filters = {
@@ -72,6 +75,7 @@ export class QuotesController {
   }
 
   @Get(':quoteId')
+  @RequiresPermission('VIEW')
   async get(@Req() request: PlatformRequest, @Param('quoteId') quoteId: string): Promise<QuoteView> {
     // The operation declares no 400: an id that cannot name a quote names none (404).
     const view = parseId('Quote', quoteId) ? await this.query.findById(request.platform.platformId, quoteId) : null;
@@ -80,6 +84,7 @@ export class QuotesController {
   }
 
   @Post(':quoteId/execute')
+  @RequiresPermission('TRANSACT')
   @HttpCode(200)
   @Idempotent()
   async execute(

@@ -9,6 +9,7 @@ import {
   ReceiverExternalAccountLookupView, ReceiverUmaLookupView, receiverExternalAccountLookupView, receiverUmaLookupView,
 } from '../queries/receiver-lookup.view';
 import { checkExternalAccountId, checkReceiverUmaAddress, readLookupSender, throwIfBadLookup } from './receiver-lookup.query';
+import { RequiresPermission } from '../../infra/http/permissions';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
@@ -18,6 +19,7 @@ type PlatformRequest = Request & { platform: AuthenticatedPlatform };
  * "Receiver lookups"). A lookup is recorded (LookUpReceiver), hence a command.
  */
 @Controller('receiver')
+@RequiresPermission('VIEW')
 export class ReceiverLookupsController {
   constructor(private readonly commandBus: CommandBus) {}
 

@@ -10,6 +10,7 @@ import { parseId } from '../../infra/ids';
 import { CURRENCY_CODES, isCurrencyCode } from '../../shared/currencies';
 import { FundRealtimeQuote, WireTransaction } from '../commands/fund-realtime-quote';
 import { SandboxSendDto } from './quotes.dto';
+import { RequiresPermission } from '../../infra/http/permissions';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
@@ -20,6 +21,7 @@ type PlatformRequest = Request & { platform: AuthenticatedPlatform };
  * quote's transaction, now PROCESSING; settlement follows the destination's sandbox scenario.
  */
 @Controller('sandbox')
+@RequiresPermission('TRANSACT')
 export class SandboxSendController {
   constructor(
     private readonly commandBus: CommandBus,

@@ -9,6 +9,7 @@ import { Idempotent } from '../../infra/http/route-metadata';
 import { checkBody, throwIfAny } from '../../infra/http/validation';
 import { ReceiveUmaPayment } from '../commands/receive-uma-payment';
 import { SandboxUmaReceiveDto } from './sandbox-receive.dto';
+import { RequiresPermission } from '../../infra/http/permissions';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
@@ -19,6 +20,7 @@ type PlatformRequest = Request & { platform: AuthenticatedPlatform };
  * approves it (docs/receiving.md). Sandbox mode only.
  */
 @Controller('sandbox/uma')
+@RequiresPermission('TRANSACT')
 export class SandboxReceiveController {
   constructor(
     private readonly commandBus: CommandBus,

@@ -16,6 +16,7 @@ import { StartTotpEnrollment, TotpEnrollmentStart } from '../commands/start-totp
 import { lockedAsConflict, scaFactorNotFound } from '../domain/sca.errors';
 import { ScaFactorList, ScaFactorsService } from '../sca-factors.service';
 import { ConfirmEnrollmentDto, LoginCompleteDto, LoginStartDto, StartEnrollmentDto, checkIdField, customerIdOf } from './sca.dto';
+import { RequiresPermission } from '../../infra/http/permissions';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
@@ -35,12 +36,14 @@ export class ScaController {
    * USER_NOT_FOUND), and other query parameters are not read.
    */
   @Get('factors')
+  @RequiresPermission('VIEW')
   async listFactors(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>): Promise<ScaFactorList> {
     return this.factors.list(request.platform.platformId, namedCustomer(query.customerId));
   }
 
   /** 200 as the contract answers it: the factor is not enrolled until `/sca/factors/confirm`. */
   @Post('factors')
+  @RequiresPermission('MANAGE')
   @HttpCode(200)
   async startEnrollment(
     @Req() request: PlatformRequest,
@@ -57,6 +60,7 @@ export class ScaController {
   }
 
   @Post('factors/confirm')
+  @RequiresPermission('MANAGE')
   @HttpCode(200)
   async confirmEnrollment(
     @Req() request: PlatformRequest,
@@ -99,6 +103,7 @@ export class ScaController {
    * a missing or malformed `customerId` no customer (404 USER_NOT_FOUND).
    */
   @Delete('factors/:factorId')
+  @RequiresPermission('MANAGE')
   @HttpCode(204)
   async removeFactor(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>, @Param('factorId') factorId: string): Promise<void> {
     if (factorId.startsWith('ScaFactor:') && !parseId('ScaFactor', factorId)) throw scaFactorNotFound();
@@ -107,6 +112,7 @@ export class ScaController {
   }
 
   @Post('login/start')
+  @RequiresPermission('TRANSACT')
   @HttpCode(200)
   async startLogin(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>, @Body() body: unknown): Promise<LoginStart> {
     const { value, errors } = checkBody(LoginStartDto, body);
@@ -116,6 +122,7 @@ export class ScaController {
   }
 
   @Post('login/complete')
+  @RequiresPermission('TRANSACT')
   @HttpCode(200)
   async completeLogin(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>, @Body() body: unknown): Promise<ScaSessionView> {
     const { value, errors } = checkBody(LoginCompleteDto, body);

@@ -11,6 +11,7 @@ import { RemoveCredential } from '../commands/remove-credential';
 import { VerifyCredential } from '../commands/verify-credential';
 import { parseCreateCredentialBody } from './credential-body';
 import { PlatformRequest, requireAccountIdQuery, signedCallHeaders } from './wallet-request';
+import { RequiresPermission } from '../../infra/http/permissions';
 
 /** Embedded-wallet credentials and their login flows (SPEC.md "Embedded wallet authentication operations"). */
 @Controller('auth/credentials')
@@ -21,6 +22,7 @@ export class CredentialsController {
   ) {}
 
   @Get()
+  @RequiresPermission('VIEW')
   @ApiQuery({ name: 'accountId', required: true, schema: { type: 'string' } })
   async list(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>): Promise<{ data: CredentialView[] }> {
     // Not paginated (a wallet has a handful); an account with none visible to the platform lists none.
@@ -29,6 +31,7 @@ export class CredentialsController {
   }
 
   @Post()
+  @RequiresPermission('MANAGE')
   @ApiBody({ schema: { oneOf: [{ $ref: '#/components/schemas/CreateEmailOtpCredentialDto' }, { $ref: '#/components/schemas/CreateSmsOtpCredentialDto' }, { $ref: '#/components/schemas/CreatePasskeyCredentialDto' }, { $ref: '#/components/schemas/CreateOauthCredentialDto' }] } })
   async create(@Req() request: PlatformRequest, @Body() body: unknown): Promise<HttpResult<unknown>> {
     const parsed = parseCreateCredentialBody(body);
@@ -36,6 +39,7 @@ export class CredentialsController {
   }
 
   @Post(':credentialId/challenge')
+  @RequiresPermission('TRANSACT')
   @ApiBody({ required: false, schema: { $ref: '#/components/schemas/ChallengeDto' } })
   @HttpCode(200)
   async challenge(@Req() request: PlatformRequest, @Param('credentialId') credentialId: string, @Body() body: unknown): Promise<HttpResult<unknown>> {
@@ -44,6 +48,7 @@ export class CredentialsController {
   }
 
   @Post(':credentialId/verify')
+  @RequiresPermission('TRANSACT')
   @ApiBody({ schema: { oneOf: [{ $ref: '#/components/schemas/OtpVerifyDto' }, { $ref: '#/components/schemas/PasskeyVerifyDto' }, { $ref: '#/components/schemas/OauthVerifyDto' }] } })
   async verify(@Req() request: PlatformRequest, @Param('credentialId') credentialId: string, @Body() body: unknown): Promise<HttpResult<unknown>> {
     requirePathId('AuthMethod', 'credentialId', credentialId);
@@ -51,6 +56,7 @@ export class CredentialsController {
   }
 
   @Delete(':credentialId')
+  @RequiresPermission('MANAGE')
   async remove(@Req() request: PlatformRequest, @Param('credentialId') credentialId: string): Promise<HttpResult<unknown>> {
     requirePathId('AuthMethod', 'credentialId', credentialId);
     return this.commandBus.execute(new RemoveCredential(request.platform.platformId, credentialId, signedCallHeaders(request)));

@@ -4,6 +4,7 @@ import { ApiBody, ApiQuery } from '@nestjs/swagger';
 import { HttpResult } from '../../infra/http/http-result';
 import { checkBody, hasErrorAt, throwIfAny } from '../../infra/http/validation';
 import { parseId } from '../../infra/ids';
+import { RequiresPermission } from '../../infra/http/permissions';
 import { requirePathId } from '../../shared/validation/path-ids';
 import { CreateDelegatedKey, DelegatedKeyRequest } from '../commands/create-delegated-key';
 import { RevokeDelegatedKey } from '../commands/revoke-delegated-key';
@@ -24,6 +25,7 @@ export class DelegatedKeysController {
 
   /** Three legs with the same body: 202, then signed 202, then signed 201. */
   @Post()
+  @RequiresPermission('MANAGE')
   @ApiBody({
     schema: { $ref: '#/components/schemas/CreateDelegatedKeyDto' },
     examples: {
@@ -42,6 +44,7 @@ export class DelegatedKeysController {
   }
 
   @Get()
+  @RequiresPermission('VIEW')
   @ApiQuery({ name: 'accountId', required: false, schema: { type: 'string' } })
   @ApiQuery({ name: 'fundingSourceId', required: false, schema: { type: 'string' } })
   async list(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>): Promise<{ data: DelegatedKeyView[] }> {
@@ -50,6 +53,7 @@ export class DelegatedKeysController {
 
   /** GET declares no 400: an id that cannot name a key is a key that does not exist. */
   @Get(':id')
+  @RequiresPermission('VIEW')
   async get(@Req() request: PlatformRequest, @Param('id') id: string): Promise<DelegatedKeyView> {
     const found = parseId('DelegatedKey', id) ? await this.query.find(request.platform.platformId, id) : null;
     if (!found) throw delegatedKeyNotFound();
@@ -57,6 +61,7 @@ export class DelegatedKeysController {
   }
 
   @Delete(':id')
+  @RequiresPermission('MANAGE')
   @HttpCode(204)
   async revoke(@Req() request: PlatformRequest, @Param('id') id: string): Promise<void> {
     requirePathId('DelegatedKey', 'id', id);

@@ -13,6 +13,7 @@ import { CLIENT_PUBLIC_KEY_PATTERN, checkClientPublicKey } from '../crypto/crede
 import { WalletClock } from '../services/wallet-clock';
 import { ClientPublicKeyDto } from './wallet-auth.dto';
 import { PlatformRequest, requireAccountIdQuery, signedCallHeaders } from './wallet-request';
+import { RequiresPermission } from '../../infra/http/permissions';
 
 /** Embedded-wallet sessions: the live ones, revocation and refresh (both signed). */
 @Controller('auth/sessions')
@@ -25,6 +26,7 @@ export class SessionsController {
 
   /** Live sessions only: expired and revoked sessions sign nothing and are not listed. */
   @Get()
+  @RequiresPermission('VIEW')
   @ApiQuery({ name: 'accountId', required: true, schema: { type: 'string' } })
   async list(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>): Promise<{ data: SessionView[] }> {
     // Not paginated (a wallet has a handful); an account with none visible to the platform lists none.
@@ -33,12 +35,14 @@ export class SessionsController {
   }
 
   @Delete(':sessionId')
+  @RequiresPermission('TRANSACT')
   async revoke(@Req() request: PlatformRequest, @Param('sessionId') sessionId: string): Promise<HttpResult<unknown>> {
     requirePathId('Session', 'sessionId', sessionId);
     return this.commandBus.execute(new RevokeWalletSession(request.platform.platformId, sessionId, signedCallHeaders(request)));
   }
 
   @Post(':sessionId/refresh')
+  @RequiresPermission('TRANSACT')
   @ApiBody({ schema: { $ref: '#/components/schemas/ClientPublicKeyDto' } })
   async refresh(@Req() request: PlatformRequest, @Param('sessionId') sessionId: string, @Body() body: unknown): Promise<HttpResult<unknown>> {
     requirePathId('Session', 'sessionId', sessionId);

@@ -6,6 +6,7 @@ import { requirePathId } from '../../shared/validation/path-ids';
 import { ExportWallet } from '../commands/export-wallet';
 import { UpdateWalletPrivacy } from '../commands/update-wallet-privacy';
 import { PlatformRequest, signedCallHeaders } from './wallet-request';
+import { RequiresPermission } from '../../infra/http/permissions';
 
 /**
  * The signed actions on an EMBEDDED_WALLET internal account (SPEC.md): `PATCH
@@ -13,6 +14,7 @@ import { PlatformRequest, signedCallHeaders } from './wallet-request';
  * wallet context; the accounts context keeps the reads of `/internal-accounts`.
  */
 @Controller('internal-accounts')
+@RequiresPermission('MANAGE')
 export class WalletAccountsController {
   constructor(private readonly commandBus: CommandBus) {}
 

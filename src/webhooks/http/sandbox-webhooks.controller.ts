@@ -9,11 +9,13 @@ import { throwIfAny } from '../../infra/http/validation';
 import { RequestTestWebhook } from '../commands/request-test-webhook';
 import { SendTestWebhook, WebhookTestResult } from '../commands/send-test-webhook';
 import { WebhookErrors } from '../webhooks.errors';
+import { RequiresPermission } from '../../infra/http/permissions';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
 /** Sandbox helpers to try a platform's webhook endpoint. */
 @Controller('sandbox/webhooks')
+@RequiresPermission('MANAGE')
 export class SandboxWebhooksController {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,

@@ -9,6 +9,7 @@ import { DELIVERY_STATUSES, DeliveryStatus } from '../delivery/retry-policy';
 import { RetryWebhookDelivery } from '../commands/retry-webhook-delivery';
 import { DeliveryFilter, DeliveryView, WebhookDeliveriesQuery } from '../queries/webhook-deliveries.query';
 import { WEBHOOK_TYPE_PATTERN } from '../webhook-mappers';
+import { RequiresPermission } from '../../infra/http/permissions';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
@@ -24,6 +25,7 @@ export class WebhookDeliveriesController {
 
   /** `GET /webhooks/deliveries?webhookId=&type=&status=&limit=&cursor=`, newest first. */
   @Get()
+  @RequiresPermission('VIEW')
   async list(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>): Promise<Page<DeliveryView>> {
     const errors: FieldError[] = [];
     const page = parsePageRequest(query, errors);
@@ -59,6 +61,7 @@ export class WebhookDeliveriesController {
    * attempts. A failed try is recorded like any other; it does not cancel a scheduled retry.
    */
   @Post(':id/retry')
+  @RequiresPermission('MANAGE')
   @HttpCode(200)
   async retry(@Req() request: PlatformRequest, @Param('id') id: string): Promise<DeliveryView> {
     if (parseId('WebhookDelivery', id) === null) {
