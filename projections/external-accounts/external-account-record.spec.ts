@@ -71,6 +71,45 @@ describe('external account record (the external-accounts read model state)', () 
     expect([read.accountStatus, write.status !== 'none' && write.accountStatus]).toEqual(['ACTIVE', 'ACTIVE']);
   });
 
+  it('a platform wallet proving its ownership: no customerId in the view; challenges leave the record, status changes move it', () => {
+    const wallet = { ...ref, externalAccountId: 'ExternalAccount:0199a000-0000-7000-8000-0000000000e2' };
+    const challenge = (nonce: string): ExternalAccountEvent => ({
+      type: 'OwnershipChallengeIssued',
+      data: { ...wallet, method: 'WALLET_SIGNATURE', nonce, messageToSign: `sign ${nonce}`, expiresAt: '2025-10-13T12:15:00.000Z', issuedAt: '2025-10-13T12:00:00.000Z' },
+    });
+    const changed = (previousStatus: 'PENDING_OWNERSHIP_VERIFICATION' | 'UNVERIFIED', status: 'UNVERIFIED' | 'ACTIVE' | 'PENDING_OWNERSHIP_VERIFICATION', at: string): ExternalAccountEvent => ({
+      type: 'ExternalAccountStatusChanged',
+      data: { ...wallet, previousStatus, status, reason: status === 'ACTIVE' ? 'OWNERSHIP_VERIFIED' : status === 'UNVERIFIED' ? 'OWNERSHIP_VERIFICATION_FAILED' : 'OWNERSHIP_CHALLENGE_ISSUED', changedAt: at },
+    });
+    const events: ExternalAccountEvent[] = [
+      {
+        type: 'ExternalAccountCreated',
+        data: {
+          ...wallet, customerId: null, currency: 'USDC', platformAccountId: null, ownershipType: 'FIRST_PARTY',
+          accountInfo: { accountType: 'BASE_WALLET', identifiers: { address: '0x52908400098527886E0F7030069857D2E4169EE7' }, paymentRails: ['BASE'], beneficiary: null },
+          primaryIdentifier: '0x52908400098527886E0F7030069857D2E4169EE7', beneficiaryVerification: null, accountStatus: 'PENDING_OWNERSHIP_VERIFICATION', createdAt: '2025-10-13T12:00:00.000Z',
+        },
+      },
+      challenge('n1'),
+      { type: 'OwnershipVerificationFailed', data: { ...wallet, method: 'WALLET_SIGNATURE', nonce: 'n1', signature: '0x00', reason: 'INVALID_SIGNATURE', failedAt: '2025-10-13T12:01:00.000Z' } },
+      changed('PENDING_OWNERSHIP_VERIFICATION', 'UNVERIFIED', '2025-10-13T12:01:00.000Z'),
+      challenge('n2'),
+      changed('UNVERIFIED', 'PENDING_OWNERSHIP_VERIFICATION', '2025-10-13T12:02:00.000Z'),
+      { type: 'OwnershipVerified', data: { ...wallet, method: 'WALLET_SIGNATURE', nonce: 'n2', signature: '0x01', verifiedAt: '2025-10-13T12:03:00.000Z' } },
+      changed('PENDING_OWNERSHIP_VERIFICATION', 'ACTIVE', '2025-10-13T12:03:00.000Z'),
+    ];
+    for (let length = 1; length <= events.length; length += 1) {
+      const write = events.slice(0, length).reduce(externalAccountDecider.evolve, externalAccountDecider.initialState());
+      if (write.status === 'none') throw new Error('not created');
+      expect(JSON.stringify(externalAccountView(fold(events.slice(0, length))!))).toBe(JSON.stringify(externalAccountView(write)));
+    }
+    const before = fold(events.slice(0, 1));
+    expect(evolveExternalAccountRecord(before, events[1])).toBe(before);
+    const view = externalAccountView(fold(events)!);
+    expect(view).not.toHaveProperty('customerId');
+    expect([view.status, view.updatedAt]).toEqual(['ACTIVE', '2025-10-13T12:03:00.000Z']);
+  });
+
   it('events of an account never created fold to nothing', () => {
     expect(fold(stream.slice(1))).toBeNull();
   });

@@ -6,7 +6,8 @@ type Created = Extract<ExternalAccountEvent, { type: 'ExternalAccountCreated' }>
  * The `external-accounts` read model's own state of one account: the account as created, whether
  * it is trusted, its name check, its status (`accountStatus`, the reference's; ACTIVE for accounts
  * created before statuses were recorded), and whether it was deleted, folded from its events. A
- * pending trust challenge is the write side's business (no view shows it), so it is not kept here.
+ * pending trust or ownership challenge is the write side's business (no view shows it), so it is
+ * not kept here. `customerId` is null for the platform's own accounts.
  */
 export type ExternalAccountRecord = Omit<Created, 'accountStatus'> & {
   status: 'active' | 'deleted';
@@ -39,5 +40,10 @@ export function evolveExternalAccountRecord(record: ExternalAccountRecord | null
       };
     case 'ExternalAccountStatusChanged':
       return { ...record, accountStatus: event.data.status, updatedAt: event.data.changedAt };
+    case 'OwnershipChallengeIssued':
+    case 'OwnershipVerified':
+    case 'OwnershipVerificationFailed':
+      // The challenge is the write side's business; the status change decided with it shows here.
+      return record;
   }
 }

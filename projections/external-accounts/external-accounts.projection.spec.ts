@@ -181,6 +181,25 @@ describe('external-accounts projection', () => {
     expect(await spec.rows('SELECT external_account_id FROM external_accounts')).toEqual([]);
   });
 
+  it("the platform's own account: customer_id null, no customerId in the view; ownership events change only through the status", async () => {
+    const own = { ...created(), data: { ...createdData(), customerId: null, accountStatus: 'PENDING_OWNERSHIP_VERIFICATION' } };
+    await spec.given([own]);
+    const row = () => spec.rows("SELECT customer_id, view::json AS view, updated_at FROM external_accounts");
+    const [first] = await row();
+    expect(first.customer_id).toBeNull();
+    expect(first.view).not.toHaveProperty('customerId');
+    expect(first.view.status).toBe('PENDING_OWNERSHIP_VERIFICATION');
+    await spec.given([
+      { stream: stream(), type: 'OwnershipChallengeIssued', data: { ...ref(), method: 'LIVENESS', nonce: 'n', verificationLink: 'https://x.invalid/n', expiresAt: '2025-10-13T13:00:00.000Z', issuedAt: '2025-10-13T12:01:00.000Z' } },
+    ]);
+    expect(await row()).toEqual([first]);
+    await spec.given([
+      { stream: stream(), type: 'OwnershipVerified', data: { ...ref(), method: 'LIVENESS', nonce: 'n', verifiedAt: '2025-10-13T12:02:00.000Z' } },
+      { stream: stream(), type: 'ExternalAccountStatusChanged', data: { ...ref(), previousStatus: 'PENDING_OWNERSHIP_VERIFICATION', status: 'ACTIVE', reason: 'OWNERSHIP_VERIFIED', changedAt: '2025-10-13T12:02:00.000Z' } },
+    ]);
+    expect(await row()).toEqual([{ ...first, view: { ...first.view, status: 'ACTIVE', updatedAt: '2025-10-13T12:02:00.000Z' }, updated_at: new Date('2025-10-13T12:02:00.000Z') }]);
+  });
+
   it('the same account id on two platforms: deleting one leaves the other', async () => {
     await spec.given([created(), created(OTHER_PLATFORM), deleted('2025-10-13T12:30:00.000Z', OTHER_PLATFORM)]);
     expect(await spec.rows('SELECT platform_id, is_deleted, state::json ->> \'status\' AS status, updated_at FROM external_accounts ORDER BY platform_id')).toEqual([

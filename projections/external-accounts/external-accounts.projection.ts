@@ -5,20 +5,22 @@ import { ExternalAccountRecord, evolveExternalAccountRecord } from './external-a
 /**
  * `external_accounts`: one row per external account with the read model's record of it (`state`,
  * external-account-record.ts), its GET view (`view`) and its primary identifier (which payments
- * need and the view does not show), plus indexed columns for the list filters. Deleted accounts
- * keep their row (`is_deleted`); the queries answer only the others.
+ * need and the view does not show), plus indexed columns for the list filters (`customer_id` null:
+ * the platform's own account). Deleted accounts keep their row (`is_deleted`); the queries answer
+ * only the others.
  */
 export const externalAccountsProjection: Projection = {
   name: 'external-accounts',
   // 2: `state` is the read model's own record, no longer the write side's state; `view` and
   // `primary_identifier` are stored rather than computed at each read. 3: the account's status.
-  version: 3,
+  // 4: the platform's own accounts (no customer: `customer_id` null).
+  version: 4,
   tables: ['external_accounts'],
   schema: (t) => [
     `CREATE TABLE IF NOT EXISTS ${t('external_accounts')} (
        platform_id text NOT NULL,
        external_account_id text NOT NULL,
-       customer_id text NOT NULL,
+       customer_id text,
        currency text NOT NULL,
        account_type text NOT NULL,
        is_deleted boolean NOT NULL,

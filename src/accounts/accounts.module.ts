@@ -26,18 +26,22 @@ import { ConfirmTrustChangeHandler } from './commands/confirm-trust-change';
 import { CreateExternalAccountHandler } from './commands/create-external-account';
 import { DeleteExternalAccountHandler } from './commands/delete-external-account';
 import { FundInternalAccountHandler } from './commands/fund-internal-account';
+import { IssueOwnershipChallengeHandler } from './commands/issue-ownership-challenge';
 import { OpenCustomerAccounts, OpenCustomerAccountsHandler } from './commands/open-customer-accounts';
 import { OpenPlatformAccountsHandler } from './commands/open-platform-accounts';
 import { RecordSandboxFundingHandler } from './commands/record-sandbox-funding';
 import { ResolveBeneficiaryCheck, ResolveBeneficiaryCheckHandler } from './commands/resolve-beneficiary-check';
+import { ResolveLivenessCheck, ResolveLivenessCheckHandler } from './commands/resolve-liveness-check';
 import { SettleTransfer, SettleTransferHandler } from './commands/settle-transfer';
 import { StartTrustChangeHandler } from './commands/start-trust-change';
 import { TransferAnswers } from './commands/transfer-answers';
 import { TransferInHandler } from './commands/transfer-in';
 import { TransferOutHandler } from './commands/transfer-out';
 import { TransferPartiesResolver } from './commands/transfer-parties';
+import { VerifyOwnershipHandler } from './commands/verify-ownership';
 import { ExternalAccountsController } from './http/external-accounts.controller';
 import { InternalAccountsController } from './http/internal-accounts.controller';
+import { PlatformAccountsController } from './http/platform-accounts.controller';
 import { SandboxFundingController } from './http/sandbox-funding.controller';
 import { TransactionsController } from './http/transactions.controller';
 import { TransfersController } from './http/transfers.controller';
@@ -49,18 +53,26 @@ import { TransactionsQuery } from './queries/transactions.query';
 import { RESOLVE_BENEFICIARY_CHECK_TASK, beneficiaryCheckReactor } from './reactors/beneficiary-check.reactor';
 import { customerAccountClosureReactor } from './reactors/customer-account-closure.reactor';
 import { customerCurrencyAccountsReactor } from './reactors/customer-currency-accounts.reactor';
+import { RESOLVE_LIVENESS_CHECK_TASK, livenessCheckReactor } from './reactors/liveness-check.reactor';
 import { platformAccountsReactor } from './reactors/platform-accounts.reactor';
 import { SETTLE_TRANSFER_TASK, transferProcessReactor } from './reactors/transfer-process.reactor';
 
 /**
- * Internal accounts and their ledger, external accounts, same-currency transfers and the
- * transactions read side. Exports the cross-context contracts: AccountsLedger,
+ * Internal accounts and their ledger, external accounts (a customer's or the platform's own, with
+ * ownership verification), same-currency transfers and the transactions read side. Exports the cross-context contracts: AccountsLedger,
  * InternalAccountsQuery, ExternalAccountsQuery, TransactionsQuery. The sandbox funding route
  * (`POST /sandbox/internal-accounts/{id}/fund`) lives here: it is a transfer in.
  */
 @Module({
   imports: [CustomersModule, PlatformsModule, WebhooksModule, ScaModule],
-  controllers: [InternalAccountsController, ExternalAccountsController, TransfersController, TransactionsController, SandboxFundingController],
+  controllers: [
+    InternalAccountsController,
+    ExternalAccountsController,
+    PlatformAccountsController,
+    TransfersController,
+    TransactionsController,
+    SandboxFundingController,
+  ],
   providers: [
     AccountsLedger,
     InternalAccountProvisioner,
@@ -72,6 +84,9 @@ import { SETTLE_TRANSFER_TASK, transferProcessReactor } from './reactors/transfe
     StartTrustChangeHandler,
     ConfirmTrustChangeHandler,
     ResolveBeneficiaryCheckHandler,
+    IssueOwnershipChallengeHandler,
+    VerifyOwnershipHandler,
+    ResolveLivenessCheckHandler,
     TransferOutHandler,
     TransferInHandler,
     AdvanceTransferOutHandler,
@@ -119,6 +134,8 @@ export class AccountsModule implements OnModuleInit {
     this.tasks.register(SETTLE_TRANSFER_TASK, (payload) => this.commandBus.execute(new SettleTransfer(payload.subjectId)));
     this.reactors.register(beneficiaryCheckReactor(this.tasks, this.config));
     this.tasks.register(RESOLVE_BENEFICIARY_CHECK_TASK, (payload) => this.commandBus.execute(new ResolveBeneficiaryCheck(payload.subjectId)));
+    this.reactors.register(livenessCheckReactor(this.tasks, this.config));
+    this.tasks.register(RESOLVE_LIVENESS_CHECK_TASK, (payload) => this.commandBus.execute(new ResolveLivenessCheck(payload.subjectId, String(payload.nonce))));
     this.reactors.register(customerAccountClosureReactor(this.commandBus));
     this.webhookMappers.register(
       new AccountWebhookMapper(

@@ -7,6 +7,7 @@ export { EXTERNAL_ACCOUNT_TYPES, checkIdentifiers, currenciesFor, railsFor } fro
 export type { ExternalAccountType } from './domain/external-account/account-identifiers';
 export { externalAccountDecider } from './domain/external-account/external-account.decider';
 export { EXTERNAL_ACCOUNT_EVENT_TYPES } from './domain/external-account/external-account.events';
+export { verificationRequiredRefusal } from './domain/external-account/ownership-rules';
 export type { ExternalAccountEvent, ExternalAccountStatus } from './domain/external-account/external-account.events';
 export { INTERNAL_ACCOUNT_EVENT_TYPES } from './domain/internal-account/internal-account.events';
 export type { InternalAccountEvent } from './domain/internal-account/internal-account.events';

@@ -7,12 +7,14 @@ import { FieldError, ValidationError } from '../../infra/domain/domain-error';
 import { newId, streamNameFor } from '../../infra/ids';
 import { beneficiaryCheck } from '../../sandbox';
 import { AccountInfo, beneficiaryName } from '../domain/external-account/external-account.events';
+import { AccountHolder, counterpartyDeclarationErrors } from '../domain/external-account/ownership-rules';
 import { ExternalAccountView, externalAccountView } from '../queries/external-account.view';
 import { EXTERNAL_ACCOUNT_STREAM } from '../streams';
 import { existing } from './external-account-guards';
 
 export interface NewExternalAccount {
-  customerId: string;
+  /** Null: the platform's own account. */
+  customerId: string | null;
   currency: string;
   platformAccountId: string | null;
   ownershipType?: 'FIRST_PARTY' | 'THIRD_PARTY';
@@ -21,7 +23,10 @@ export interface NewExternalAccount {
   primaryIdentifier: string;
 }
 
-/** `POST /customers/external-accounts`: answers the account as created. */
+/**
+ * `POST /customers/external-accounts` and `POST /platform/external-accounts` (no customer: the
+ * platform's own account): answers the account as created.
+ */
 export class CreateExternalAccount extends Command<ExternalAccountView> {
   constructor(
     readonly platformId: string,
@@ -34,10 +39,12 @@ export class CreateExternalAccount extends Command<ExternalAccountView> {
 }
 
 /**
- * The customer must exist and not be deleted; in sandbox mode the beneficiary name check runs
- * first (an invalid account is refused, a PENDING answer is resolved later by
- * ResolveBeneficiaryCheck, scheduled by the `beneficiary-check` reactor: the account is
- * UNDER_REVIEW until then, then ACTIVE).
+ * The customer, when there is one, must exist and not be deleted, and declare what the travel rule
+ * asks of a wallet in its jurisdiction; in sandbox mode the beneficiary name check runs first (an
+ * invalid account is refused, a PENDING answer is resolved later by ResolveBeneficiaryCheck,
+ * scheduled by the `beneficiary-check` reactor: the account is UNDER_REVIEW until then, then
+ * ACTIVE). A FIRST_PARTY self-custody wallet may start PENDING_OWNERSHIP_VERIFICATION instead
+ * (ownership-rules.ts).
  */
 @CommandHandler(CreateExternalAccount)
 export class CreateExternalAccountHandler implements ICommandHandler<CreateExternalAccount, ExternalAccountView> {
@@ -48,12 +55,10 @@ export class CreateExternalAccountHandler implements ICommandHandler<CreateExter
   ) {}
 
   async execute({ platformId, input, primaryField }: CreateExternalAccount): Promise<ExternalAccountView> {
-    // The reference declares neither 404 nor 410 on create: the customerId is a bad field.
-    const customer = await this.customers.findById(platformId, input.customerId);
-    if (!customer || customer.isDeleted) {
-      const message = customer ? 'The customer was deleted' : 'No such customer';
-      throw new ValidationError([{ field: 'customerId', constraint: {}, message }]);
-    }
+    const holder = await this.holderOf(platformId, input.customerId);
+    const declared = { ...input.accountInfo, ownershipType: input.ownershipType };
+    const undeclared = counterpartyDeclarationErrors(declared, holder);
+    if (undeclared.length > 0) throw new ValidationError(undeclared);
     const name = beneficiaryName(input.accountInfo.beneficiary);
     const check = this.config.mode === 'sandbox' ? beneficiaryCheck(input.primaryIdentifier, name) : null;
     if (check?.kind === 'INVALID_ACCOUNT') {
@@ -77,7 +82,19 @@ export class CreateExternalAccountHandler implements ICommandHandler<CreateExter
           input.accountInfo.beneficiary && check?.kind === 'RESULT' ? { status: check.status, verifiedFullName: check.verifiedFullName } : null,
         createdAt: new Date().toISOString(),
       },
+      holder,
     });
     return externalAccountView(existing(result.state));
+  }
+
+  /** The platform itself, or the customer and its jurisdiction (400 on customerId: create declares neither 404 nor 410). */
+  private async holderOf(platformId: string, customerId: string | null): Promise<AccountHolder> {
+    if (customerId === null) return { kind: 'PLATFORM' };
+    const customer = await this.customers.findById(platformId, customerId);
+    if (!customer || customer.isDeleted) {
+      const message = customer ? 'The customer was deleted' : 'No such customer';
+      throw new ValidationError([{ field: 'customerId', constraint: {}, message }]);
+    }
+    return { kind: 'CUSTOMER', region: customer.region };
   }
 }

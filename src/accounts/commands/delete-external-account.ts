@@ -3,13 +3,14 @@ import { CommandStore } from '../../infra/commands/command-store';
 import { streamNameFor } from '../../infra/ids';
 import { ExternalAccountCommand } from '../domain/external-account/external-account.decider';
 import { EXTERNAL_ACCOUNT_STREAM } from '../streams';
-import { assertOwned } from './external-account-guards';
+import { ExternalAccountScope, assertOwned } from './external-account-guards';
 
-/** `DELETE /customers/external-accounts/{id}`. */
+/** `DELETE /customers/external-accounts/{id}` and `DELETE /platform/external-accounts/{id}` (scope PLATFORM). */
 export class DeleteExternalAccount extends Command<void> {
   constructor(
     readonly platformId: string,
     readonly externalAccountId: string,
+    readonly scope: ExternalAccountScope = 'ANY',
   ) {
     super();
   }
@@ -20,9 +21,9 @@ export class DeleteExternalAccount extends Command<void> {
 export class DeleteExternalAccountHandler implements ICommandHandler<DeleteExternalAccount, void> {
   constructor(private readonly commands: CommandStore) {}
 
-  async execute({ platformId, externalAccountId }: DeleteExternalAccount): Promise<void> {
+  async execute({ platformId, externalAccountId, scope }: DeleteExternalAccount): Promise<void> {
     await this.commands.handle(EXTERNAL_ACCOUNT_STREAM, streamNameFor(externalAccountId), (state): ExternalAccountCommand => {
-      assertOwned(state, platformId);
+      assertOwned(state, platformId, scope);
       return { type: 'DeleteExternalAccount', now: new Date().toISOString() };
     });
   }

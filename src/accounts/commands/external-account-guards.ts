@@ -4,9 +4,17 @@ import { externalAccountNotFound } from '../domain/external-account/external-acc
 
 export type ExistingExternalAccount = Exclude<ExternalAccountState, { status: 'none' }>;
 
-/** This platform's live account, else 404 (another platform's account reads as unknown). */
-export function assertOwned(state: ExternalAccountState, platformId: string): asserts state is ExistingExternalAccount {
+/**
+ * Which of a platform's external accounts a route reaches: ANY under `/customers/external-accounts`
+ * (its customers' and its own, as `GET /internal-accounts` lists both), PLATFORM under
+ * `/platform/external-accounts` (its own only).
+ */
+export type ExternalAccountScope = 'ANY' | 'PLATFORM';
+
+/** This platform's live account in `scope`, else 404 (another platform's account reads as unknown). */
+export function assertOwned(state: ExternalAccountState, platformId: string, scope: ExternalAccountScope = 'ANY'): asserts state is ExistingExternalAccount {
   if (state.status !== 'active' || state.platformId !== platformId) throw externalAccountNotFound();
+  if (scope === 'PLATFORM' && state.customerId !== null) throw externalAccountNotFound();
 }
 
 /** The account as recorded (404 when there is none). */

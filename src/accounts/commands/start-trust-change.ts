@@ -47,11 +47,17 @@ export class StartTrustChangeHandler implements ICommandHandler<StartTrustChange
   async execute({ platformId, externalAccountId, action }: StartTrustChange): Promise<TrustStart> {
     const { state } = await this.commands.load(EXTERNAL_ACCOUNT_STREAM, streamNameFor(externalAccountId));
     assertOwned(state, platformId);
-    if (!(await this.scaCustomers.appliesTo(platformId, state.customerId))) throw scaNotRequired();
-    return this.issueTrustChallenge(platformId, externalAccountId, action, state).catch(asDeclaredTrustError);
+    // The platform's own accounts have no customer to authenticate.
+    if (state.customerId === null || !(await this.scaCustomers.appliesTo(platformId, state.customerId))) throw scaNotRequired();
+    return this.issueTrustChallenge(platformId, externalAccountId, action, { ...state, customerId: state.customerId }).catch(asDeclaredTrustError);
   }
 
-  private async issueTrustChallenge(platformId: string, externalAccountId: string, action: TrustAction, state: ExistingExternalAccount): Promise<TrustStart> {
+  private async issueTrustChallenge(
+    platformId: string,
+    externalAccountId: string,
+    action: TrustAction,
+    state: ExistingExternalAccount & { customerId: string },
+  ): Promise<TrustStart> {
     const now = new Date().toISOString();
     // Refuse an impossible change before any challenge is issued.
     externalAccountDecider.decide({ type: 'StartTrustChange', action, challengeId: '', expiresAt: now, now }, state);

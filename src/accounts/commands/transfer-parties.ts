@@ -4,6 +4,7 @@ import { DomainError, ValidationError } from '../../infra/domain/domain-error';
 import { newId } from '../../infra/ids';
 import { PlatformConfigQuery } from '../../platforms';
 import { lastThree } from '../../sandbox';
+import { verificationRequiredRefusal } from '../domain/external-account/ownership-rules';
 import { TransferParties } from '../domain/transaction/transaction.events';
 import { AccountsLedger } from '../ledger/accounts-ledger';
 import { insufficientFunds } from '../ledger/insufficient-funds';
@@ -24,7 +25,8 @@ export interface TransferRequest {
 /**
  * Checks a transfer request in either direction (OUT: internal -> external, IN: external ->
  * internal) and names its parties: both accounts this platform's, the same currency, a rail the
- * external account supports, the same customer, an approved customer, an amount in range.
+ * external account supports, the same customer, an approved customer, an amount in range, and
+ * no more than the unverified allowance to a wallet whose ownership is unproven.
  * Used by TransferOut and TransferIn.
  */
 @Injectable()
@@ -50,13 +52,19 @@ export class TransferPartiesResolver {
     }
     assertSameCurrency(internal.currency, external.currency);
     const paymentRail = pickRail(request.paymentRail, external.supportedRails, 'destination.paymentRail');
+    // A platform's own internal account may move money to or from any of its external accounts; a
+    // customer's only to or from that customer's (the platform's own accounts are not).
     if (internal.customerId && internal.customerId !== external.customerId) {
       const field = direction === 'OUT' ? 'destination.accountId' : 'source.accountId';
-      throw new ValidationError([{ field, constraint: {}, message: 'The external account belongs to another customer' }]);
+      const message = external.customerId ? 'The external account belongs to another customer' : "The external account is the platform's own, not the customer's";
+      throw new ValidationError([{ field, constraint: {}, message }]);
     }
     const customer = internal.customerId ? await this.approvedCustomer(platformId, internal.customerId) : null;
     const amount = request.amount ?? (await this.sweepAmount(platformId, internal, direction));
     await this.assertAmountInRange(platformId, internal.currency, amount);
+    // A wallet whose ownership is unproven receives only up to the travel rule's threshold.
+    const unverified = direction === 'OUT' ? verificationRequiredRefusal(external, amount) : null;
+    if (unverified) throw unverified;
     return {
       transactionId: newId('Transaction'),
       platformId,

@@ -5,20 +5,41 @@ import { AddressDto } from '../../shared/validation/address.dto';
 import { E164_PHONE, IsCalendarDate, IsCountryCode, Optional } from '../../shared/validation/common-validators';
 
 export const OWNERSHIP_TYPES = ['FIRST_PARTY', 'THIRD_PARTY'] as const;
+export const OWNERSHIP_VERIFICATION_METHODS = ['WALLET_SIGNATURE', 'LIVENESS'] as const;
+export const SIGNATURE_SCHEMES = ['bip137', 'electrum'] as const;
 export const COLOMBIAN_DOCUMENT_TYPES = ['CC', 'CE', 'TI', 'NIT', 'PP'];
 
 /**
- * `POST /customers/external-accounts` (the reference's ExternalAccountCreateRequest).
- * `accountInfo`'s identifier fields and its beneficiary are checked per account type; `currency`
- * is checked against the type (so its shape only here: some types hold currencies we do not quote).
+ * `POST /platform/external-accounts` (the reference's PlatformExternalAccountCreateRequest): the
+ * platform's own account. `accountInfo`'s identifier fields and its beneficiary are checked per
+ * account type; `currency` is checked against the type (so its shape only here: some types hold
+ * currencies we do not quote).
  */
-export class CreateExternalAccountDto {
-  @IsDefined() @IsString() customerId: string;
+export class CreatePlatformExternalAccountDto {
   @IsDefined() @IsString() @Matches(/^[A-Z]{3,4}$/) currency: string;
   @Optional() @IsString() @MinLength(1) @MaxLength(128) platformAccountId?: string;
   @Optional() @IsString() @IsIn(OWNERSHIP_TYPES) ownershipType?: (typeof OWNERSHIP_TYPES)[number];
-  @Optional() @IsBoolean() defaultUmaDepositAccount?: boolean;
   @IsDefined() @IsObject() accountInfo: Record<string, unknown>;
+}
+
+/**
+ * `POST /customers/external-accounts` (the reference's ExternalAccountCreateRequest): without
+ * `customerId` the account is the platform's own.
+ */
+export class CreateExternalAccountDto extends CreatePlatformExternalAccountDto {
+  @Optional() @IsString() customerId?: string;
+  @Optional() @IsBoolean() defaultUmaDepositAccount?: boolean;
+}
+
+/** OwnershipChallengeRequest. */
+export class OwnershipChallengeDto {
+  @IsDefined() @IsString() @IsIn(OWNERSHIP_VERIFICATION_METHODS) method: (typeof OWNERSHIP_VERIFICATION_METHODS)[number];
+}
+
+/** OwnershipVerifyRequest: the wallet's signature over the challenge's `messageToSign`. */
+export class OwnershipVerifyDto {
+  @IsDefined() @IsString() @MinLength(1) @MaxLength(512) signature: string;
+  @Optional() @IsString() @IsIn(SIGNATURE_SCHEMES) signatureScheme?: (typeof SIGNATURE_SCHEMES)[number];
 }
 
 /** Fields every beneficiary shape shares (contact details and where they live). */

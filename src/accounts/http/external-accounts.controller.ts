@@ -2,43 +2,36 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBody } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { FieldError, ValidationError } from '../../infra/domain/domain-error';
 import { Page } from '../../infra/http/pagination';
 import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
 import { QueryReader } from '../../infra/http/query-params';
 import { Idempotent } from '../../infra/http/route-metadata';
-import { checkBody, hasErrorAt, throwIfAny } from '../../infra/http/validation';
+import { checkBody, hasErrorAt, throwIfAny, validateBody } from '../../infra/http/validation';
 import { parseId } from '../../infra/ids';
 import { requirePathId } from '../../shared/validation/path-ids';
-import {
-  EXTERNAL_ACCOUNT_TYPES,
-  ExternalAccountType,
-  beneficiaryRuleFor,
-  checkIdentifiers,
-  currencyConstraint,
-  holdsCurrency,
-  isExternalAccountType,
-} from '../domain/external-account/account-identifiers';
 import { ConfirmTrustChange } from '../commands/confirm-trust-change';
 import { CreateExternalAccount } from '../commands/create-external-account';
 import { DeleteExternalAccount } from '../commands/delete-external-account';
+import { IssueOwnershipChallenge } from '../commands/issue-ownership-challenge';
 import { StartTrustChange, TrustStart } from '../commands/start-trust-change';
+import { VerifyOwnership } from '../commands/verify-ownership';
 import { externalAccountNotFound } from '../domain/external-account/external-account.errors';
-import { AccountInfo, Beneficiary, TrustAction } from '../domain/external-account/external-account.events';
+import { TrustAction } from '../domain/external-account/external-account.events';
 import { ExternalAccountView } from '../queries/external-account.view';
 import { ExternalAccountsQuery } from '../queries/external-accounts.query';
+import { OwnershipChallengeView } from '../queries/ownership-challenge.view';
 import { RequiresPermission } from '../../infra/http/permissions';
-import {
-  BusinessBeneficiaryDto,
-  CreateExternalAccountDto,
-  IndividualBeneficiaryDto,
-  TrustConfirmDto,
-  WalletIndividualBeneficiaryDto,
-} from './accounts.dto';
+import { OwnershipChallengeDto, OwnershipVerifyDto, TrustConfirmDto } from './accounts.dto';
+import { parseExternalAccountBody } from './external-account-body';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
-/** `/customers/external-accounts`: create, list, read, delete, trust and untrust (SCA regions). */
+/**
+ * `/customers/external-accounts`: create, list, read, delete, trust and untrust (SCA regions),
+ * ownership verification. These reach every external account of the platform, its own included
+ * (created here without `customerId`, or under `/platform/external-accounts`), as
+ * `/internal-accounts` does.
+ */
 @Controller('customers/external-accounts')
 export class ExternalAccountsController {
   constructor(
@@ -71,40 +64,8 @@ export class ExternalAccountsController {
     },
   })
   async create(@Req() request: PlatformRequest, @Body() body: unknown): Promise<ExternalAccountView> {
-    const { value, errors } = checkBody(CreateExternalAccountDto, body);
-    // A body that is not an object at all has one error (`body`) and nothing else to check.
-    const isObjectBody = !hasErrorAt(errors, 'body');
-    if (isObjectBody && !hasErrorAt(errors, 'customerId') && !parseId('Customer', value.customerId)) {
-      errors.push({ field: 'customerId', constraint: { format: 'Customer-id' }, message: 'customerId must be a Customer:<uuid> id' });
-    }
-    const parsed = !isObjectBody || hasErrorAt(errors, 'accountInfo') ? null : parseAccountInfo(value.accountInfo, errors);
-    if (parsed && !hasErrorAt(errors, 'currency') && !holdsCurrency(parsed.accountType, value.currency)) {
-      const constraint = currencyConstraint(parsed.accountType);
-      errors.push({
-        field: 'currency',
-        constraint,
-        message: constraint.enum ? `${parsed.accountType} accounts hold ${constraint.enum.join(' or ')}` : 'currency must be an ISO 4217 code',
-      });
-    }
-    throwIfAny(errors);
-    if (parsed!.checksumErrors.length > 0) {
-      throw new ValidationError(parsed!.checksumErrors, 'INVALID_BANK_ACCOUNT', 'The account identifiers are not valid');
-    }
-    return this.commandBus.execute(
-      new CreateExternalAccount(
-        request.platform.platformId,
-        {
-          customerId: value.customerId,
-          currency: value.currency,
-          platformAccountId: value.platformAccountId ?? null,
-          ownershipType: value.ownershipType,
-          defaultUmaDepositAccount: value.defaultUmaDepositAccount,
-          accountInfo: parsed!.info,
-          primaryIdentifier: parsed!.primaryIdentifier,
-        },
-        parsed!.primaryField,
-      ),
-    );
+    const { input, primaryField } = parseExternalAccountBody(body, 'CUSTOMERS');
+    return this.commandBus.execute(new CreateExternalAccount(request.platform.platformId, input, primaryField));
   }
 
   @Get()
@@ -164,6 +125,24 @@ export class ExternalAccountsController {
     return this.confirm(request, id, body, 'UNTRUST');
   }
 
+  @Post(':externalAccountId/challenge')
+  @RequiresPermission('MANAGE')
+  async challenge(@Req() request: PlatformRequest, @Param('externalAccountId') id: string, @Body() body: unknown): Promise<OwnershipChallengeView> {
+    // A malformed id is 400 here: the ownership operations declare it.
+    requirePathId('ExternalAccount', 'externalAccountId', id);
+    const { method } = validateBody(OwnershipChallengeDto, body);
+    return this.commandBus.execute(new IssueOwnershipChallenge(request.platform.platformId, id, method, 'ANY'));
+  }
+
+  @Post(':externalAccountId/verify')
+  @RequiresPermission('MANAGE')
+  @HttpCode(200)
+  async verify(@Req() request: PlatformRequest, @Param('externalAccountId') id: string, @Body() body: unknown): Promise<ExternalAccountView> {
+    requirePathId('ExternalAccount', 'externalAccountId', id);
+    const { signature, signatureScheme } = validateBody(OwnershipVerifyDto, body);
+    return this.commandBus.execute(new VerifyOwnership(request.platform.platformId, id, signature, signatureScheme, 'ANY'));
+  }
+
   private async start(request: PlatformRequest, id: string, body: unknown, action: TrustAction): Promise<TrustStart> {
     requirePathId('ExternalAccount', 'externalAccountId', id);
     if (body && typeof body === 'object' && Object.keys(body).length > 0) {
@@ -190,86 +169,4 @@ export class ExternalAccountsController {
       }),
     );
   }
-}
-
-interface ParsedAccountInfo {
-  accountType: ExternalAccountType;
-  info: AccountInfo;
-  primaryIdentifier: string;
-  primaryField: string;
-  checksumErrors: FieldError[];
-}
-
-/** accountInfo: accountType, the type's identifier fields, optional paymentRails, its beneficiary. */
-function parseAccountInfo(raw: Record<string, unknown>, errors: FieldError[]): ParsedAccountInfo | null {
-  const accountType = raw.accountType;
-  if (accountType === undefined) {
-    errors.push({ field: 'accountInfo.accountType', constraint: {}, message: 'accountInfo.accountType is required' });
-    return null;
-  }
-  if (!isExternalAccountType(accountType)) {
-    errors.push({ field: 'accountInfo.accountType', constraint: { enum: EXTERNAL_ACCOUNT_TYPES }, message: `accountInfo.accountType must be one of ${EXTERNAL_ACCOUNT_TYPES.join(', ')}` });
-    return null;
-  }
-  const checked = checkIdentifiers(accountType, raw);
-  errors.push(...checked.shapeErrors);
-  const beneficiary = parseBeneficiary(accountType, raw.beneficiary, errors);
-  if (!checked.value) return null;
-  return {
-    accountType,
-    info: { accountType, identifiers: checked.value.identifiers, paymentRails: checked.value.paymentRails, beneficiary },
-    primaryIdentifier: checked.value.primaryIdentifier,
-    primaryField: checked.value.primaryField,
-    checksumErrors: checked.checksumErrors,
-  };
-}
-
-const BENEFICIARY = 'accountInfo.beneficiary';
-/** INDIVIDUAL fields only some account types take (the rule's `individualExtra`). */
-const TYPE_SPECIFIC_INDIVIDUAL_FIELDS = ['registrationNumber', 'documentType', 'documentNumber'];
-
-/**
- * The beneficiary in the shape the account type takes (the reference's per-currency
- * `*Beneficiary`, BusinessBeneficiary, or the wallets' short form). Bank accounts need one;
- * wallets may carry one; Lightning takes none (refused as an unknown field by checkIdentifiers).
- */
-function parseBeneficiary(accountType: ExternalAccountType, raw: unknown, errors: FieldError[]): Beneficiary | null {
-  const rule = beneficiaryRuleFor(accountType);
-  if (rule.kind === 'NONE') return null;
-  if (raw === undefined) {
-    if (rule.kind === 'BANK') errors.push({ field: BENEFICIARY, constraint: {}, message: `${BENEFICIARY} is required for ${accountType}` });
-    return null;
-  }
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    errors.push({ field: BENEFICIARY, constraint: {}, message: 'Expected a JSON object' });
-    return null;
-  }
-  const given = raw as Record<string, unknown>;
-  const type = given.beneficiaryType;
-  if (type !== 'INDIVIDUAL' && type !== 'BUSINESS') {
-    errors.push({
-      field: `${BENEFICIARY}.beneficiaryType`,
-      constraint: type === undefined ? {} : { enum: ['INDIVIDUAL', 'BUSINESS'] },
-      message: `${BENEFICIARY}.beneficiaryType must be INDIVIDUAL or BUSINESS`,
-    });
-    return null;
-  }
-  const shape = type === 'BUSINESS' ? BusinessBeneficiaryDto : rule.kind === 'WALLET' ? WalletIndividualBeneficiaryDto : IndividualBeneficiaryDto;
-  const found = checkBody<object>(shape, given, BENEFICIARY).errors;
-  if (type === 'INDIVIDUAL' && rule.kind === 'BANK') {
-    for (const name of TYPE_SPECIFIC_INDIVIDUAL_FIELDS) {
-      if (given[name] !== undefined && !rule.individualExtra.includes(name) && !hasErrorAt(found, `${BENEFICIARY}.${name}`)) {
-        found.push({ field: `${BENEFICIARY}.${name}`, constraint: {}, message: `Unknown field ${BENEFICIARY}.${name} for ${accountType}` });
-      }
-    }
-    for (const name of rule.individualRequired) {
-      if (given[name] === undefined && !hasErrorAt(found, `${BENEFICIARY}.${name}`)) {
-        found.push({ field: `${BENEFICIARY}.${name}`, constraint: {}, message: `${BENEFICIARY}.${name} is required for ${accountType}` });
-      }
-    }
-  }
-  errors.push(...found);
-  if (found.length > 0) return null;
-  // Only what was given is kept (the DTO checked every field; nothing else is present).
-  return JSON.parse(JSON.stringify(given)) as Beneficiary;
 }

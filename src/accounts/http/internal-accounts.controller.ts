@@ -11,7 +11,7 @@ import { RequiresPermission } from '../../infra/http/permissions';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
-const ACCOUNT_TYPES = ['INTERNAL_FIAT', 'INTERNAL_CRYPTO', 'EMBEDDED_WALLET'] as const;
+export const INTERNAL_ACCOUNT_TYPES = ['INTERNAL_FIAT', 'INTERNAL_CRYPTO', 'EMBEDDED_WALLET'] as const;
 
 /** `GET /internal-accounts` and `GET /customers/internal-accounts` (the same list), and one account. */
 @Controller()
@@ -24,7 +24,7 @@ export class InternalAccountsController {
     const reader = new QueryReader(query, ['customerId', 'type', 'currency']);
     const filters = {
       customerId: reader.id('customerId', 'Customer'),
-      type: reader.oneOf('type', ACCOUNT_TYPES),
+      type: reader.oneOf('type', INTERNAL_ACCOUNT_TYPES),
       // Any currency code (the reference types it as a string): one we hold no account in lists none.
       currency: reader.string('currency', 8),
     };

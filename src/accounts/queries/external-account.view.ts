@@ -29,8 +29,12 @@ import { Beneficiary, BeneficiaryVerificationStatus, ExternalAccountStatus } fro
  */
 export interface ExternalAccountView {
   id: string;
-  customerId: string;
-  /** UNDER_REVIEW while the beneficiary name check is PENDING, else ACTIVE (docs/accounts.md). */
+  /** Absent for the platform's own accounts (`/platform/external-accounts`). */
+  customerId?: string;
+  /**
+   * UNDER_REVIEW while the beneficiary name check is PENDING; PENDING_OWNERSHIP_VERIFICATION or
+   * UNVERIFIED while a wallet's ownership is unproven; else ACTIVE (docs/accounts.md).
+   */
   status: ExternalAccountStatus;
   platformAccountId: string | null;
   ownershipType?: 'FIRST_PARTY' | 'THIRD_PARTY';
@@ -61,7 +65,7 @@ export interface ExternalAccountDetails extends ExternalAccountView {
  * record (projections/external-accounts/external-account-record.ts) both carry it, so commands
  * and GETs answer the same view.
  */
-export type ExternalAccountViewSource = Omit<ExternalAccountRecord, 'platformId' | 'pendingChallenge'>;
+export type ExternalAccountViewSource = Omit<ExternalAccountRecord, 'platformId' | 'pendingChallenge' | 'ownershipChallenge'>;
 
 export function externalAccountView(record: ExternalAccountViewSource): ExternalAccountView {
   const accountInfo: ExternalAccountView['accountInfo'] = {
@@ -72,7 +76,7 @@ export function externalAccountView(record: ExternalAccountViewSource): External
   if (record.accountInfo.beneficiary) accountInfo.beneficiary = wireBeneficiary(record.accountInfo.beneficiary);
   const view: ExternalAccountView = {
     id: record.externalAccountId,
-    customerId: record.customerId,
+    ...(record.customerId !== null ? { customerId: record.customerId } : {}),
     status: record.accountStatus,
     platformAccountId: record.platformAccountId,
     currency: record.currency,

@@ -7,13 +7,15 @@ import { ExternalAccountDetails, ExternalAccountView, externalAccountDetails } f
 export interface ExternalAccountFilters {
   customerId?: string;
   currency?: string;
+  /** Only the platform's own accounts (`customer_id` null). */
+  platformOwned?: boolean;
 }
 
 /**
  * Read side of external accounts (the `external-accounts` projection, which keeps each account's
  * GET view). Exported: `findById` answers the GET view plus `accountType`, `primaryIdentifier`,
  * `supportedRails` and `defaultPaymentRail`, or null for an unknown, deleted or other platform's
- * account.
+ * account. The platform's own accounts have no `customerId`.
  */
 @Injectable()
 export class ExternalAccountsQuery {
@@ -30,11 +32,12 @@ export class ExternalAccountsQuery {
     return row ? externalAccountDetails(row.view, row.primary_identifier) : null;
   }
 
-  /** The GET view only. */
-  async findView(platformId: string, externalAccountId: string): Promise<ExternalAccountView | null> {
+  /** The GET view only; with `platformOwned`, of the platform's own account only. */
+  async findView(platformId: string, externalAccountId: string, platformOwned = false): Promise<ExternalAccountView | null> {
     const result = await lookup<{ view: ExternalAccountView }>(
       this.pool,
-      `SELECT view::json AS view FROM external_accounts WHERE platform_id = $1 AND external_account_id = $2 AND NOT is_deleted`,
+      `SELECT view::json AS view FROM external_accounts
+        WHERE platform_id = $1 AND external_account_id = $2 AND NOT is_deleted${platformOwned ? ' AND customer_id IS NULL' : ''}`,
       [platformId, externalAccountId],
     );
     return result.rows[0]?.view ?? null;
@@ -51,6 +54,7 @@ export class ExternalAccountsQuery {
       params.push(filters.currency);
       conditions.push(`currency = $${params.length}`);
     }
+    if (filters.platformOwned) conditions.push('customer_id IS NULL');
     const total = await this.pool.query<{ count: string }>(`SELECT count(*) FROM external_accounts WHERE ${conditions.join(' AND ')}`, params);
     if (page.cursor) {
       params.push(String(page.cursor.createdAt), String(page.cursor.id));

@@ -54,6 +54,11 @@ export interface InternalAccountView {
 }
 
 /** What the view is built from: the read model row, the ledger snapshot, or folded events. */
+/** `GET /platform/internal-accounts` (PlatformInternalAccountListResponse: unpaged). */
+export interface PlatformInternalAccountList {
+  data: InternalAccountView[];
+}
+
 export interface InternalAccountRecord {
   accountId: string;
   platformId: string;

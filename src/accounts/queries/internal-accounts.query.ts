@@ -83,6 +83,25 @@ export class InternalAccountsQuery {
     });
   }
 
+  /**
+   * The platform's own accounts (no customer: one per supported currency), oldest first, unpaged
+   * like the reference's answer: a handful per platform.
+   */
+  async listForPlatform(platformId: string, filters: Omit<InternalAccountFilters, 'customerId'>): Promise<InternalAccountView[]> {
+    const conditions = ['platform_id = $1', 'customer_id IS NULL'];
+    const params: unknown[] = [platformId];
+    if (filters.type !== undefined) {
+      params.push(filters.type);
+      conditions.push(`account_type = $${params.length}`);
+    }
+    if (filters.currency !== undefined) {
+      params.push(filters.currency);
+      conditions.push(`currency = $${params.length}`);
+    }
+    const result = await this.pool.query<Row>(`SELECT * FROM internal_accounts WHERE ${conditions.join(' AND ')} ORDER BY created_at, account_id`, params);
+    return result.rows.map((row) => internalAccountView(recordOf(row)));
+  }
+
   async list(platformId: string, filters: InternalAccountFilters, page: PageRequest): Promise<Page<InternalAccountView>> {
     const conditions = ['platform_id = $1'];
     const params: unknown[] = [platformId];

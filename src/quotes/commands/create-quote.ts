@@ -119,6 +119,8 @@ export class CreateQuoteHandler implements ICommandHandler<CreateQuote, QuoteVie
       platformFee: feeOverride ?? platformFeeFor(platform.feeConfigs, source.sendingCurrency),
     });
     assertWithinLimits(platform, source.sendingCurrency, priced.totalSendingAmount);
+    const unverified = destination.ownershipRefusal?.(priced.totalReceivingAmount);
+    if (unverified) throw unverified;
     if (source.account && source.account.available < priced.totalSendingAmount) {
       const current = await this.ledger.snapshot({ platformId, accountId: source.account.accountId });
       if (current.available < priced.totalSendingAmount) {

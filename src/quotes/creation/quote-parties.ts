@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { AccountsLedger, ExternalAccountsQuery, LedgerAccountSnapshot } from '../../accounts';
+import { AccountsLedger, ExternalAccountsQuery, LedgerAccountSnapshot, verificationRequiredRefusal } from '../../accounts';
 import { CustomersQuery } from '../../customers';
-import { ValidationError } from '../../infra/domain/domain-error';
+import { DomainError, ValidationError } from '../../infra/domain/domain-error';
 import { QuoteScenario, quoteScenarioByName, quoteScenarioFor, resolveSandboxUmaReceiver } from '../../sandbox';
 import { QuoteRequest } from './quote-request';
 import { QuoteDestination, QuoteSource } from '../domain/quote/quote.events';
@@ -28,6 +28,8 @@ export interface ResolvedDestination {
   internalAccountId: string | null;
   scenario: QuoteScenario;
   counterparty: () => Promise<CounterpartyFacts>;
+  /** 400 EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED for an amount an unproven wallet may not receive. */
+  ownershipRefusal?: (receivingAmount: number) => DomainError | null;
 }
 
 /**
@@ -63,10 +65,10 @@ export class QuoteParties {
         throw new ValidationError([{ field: 'source.customerId', constraint: {}, message: 'The source account belongs to another customer' }]);
       }
       customerId = source.customerId;
-    } else if (!account.customerId) {
-      throw new ValidationError([
-        { field: 'source.customerId', constraint: {}, message: 'source.customerId is required when funding from a platform (FBO) account' },
-      ]);
+    } else if (!account.customerId && !paysExternalAccount(request)) {
+      // Without a customer a platform account pays on the platform's own behalf: only to the
+      // platform's own external accounts, which the destination checks.
+      throw fboWithoutCustomer();
     }
     const shown: QuoteSource = { sourceType: 'ACCOUNT', accountId: account.accountId };
     if (customerId) shown.customerId = customerId;
@@ -106,6 +108,7 @@ export class QuoteParties {
     }
     const external = await this.externalAccounts.findById(platformId, destination.accountId);
     if (!external) throw new ValidationError([{ field: 'destination.accountId', constraint: {}, message: 'No external account with this id' }]);
+    if (source.account && !source.customerId && external.customerId) throw fboWithoutCustomer();
     if (source.customerId && external.customerId !== source.customerId) {
       throw new ValidationError([{ field: 'destination.accountId', constraint: {}, message: "The external account belongs to another customer than the quote's" }]);
     }
@@ -123,8 +126,17 @@ export class QuoteParties {
       internalAccountId: null,
       scenario: quoteScenarioFor(external.primaryIdentifier),
       counterparty: async () => beneficiaryFacts(external),
+      ownershipRefusal: (receivingAmount) => verificationRequiredRefusal(external, receivingAmount),
     };
   }
+}
+
+function paysExternalAccount(request: QuoteRequest): boolean {
+  return request.destination.destinationType === 'ACCOUNT' && request.destination.accountId.startsWith('ExternalAccount:');
+}
+
+function fboWithoutCustomer(): ValidationError {
+  return new ValidationError([{ field: 'source.customerId', constraint: {}, message: 'source.customerId is required when funding from a platform (FBO) account' }]);
 }
 
 function railOrThrow(choice: ReturnType<typeof selectRail>): PaymentRail {

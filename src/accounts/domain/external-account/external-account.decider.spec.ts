@@ -77,8 +77,9 @@ describe('external account decider', () => {
     const resolve: ExternalAccountCommand = { type: 'ResolveBeneficiaryVerification', status: 'NOT_MATCHED', verifiedFullName: null, now: LATER };
 
     it('is UNDER_REVIEW from the creation while the name check is PENDING, else ACTIVE', () => {
-      spec.given([]).when({ type: 'CreateExternalAccount', created: { ...input, beneficiaryVerification: pendingCheck } }).then([underReview]);
-      spec.given([]).when({ type: 'CreateExternalAccount', created: input }).then([{ type: 'ExternalAccountCreated', data: { ...input, accountStatus: 'ACTIVE' } }]);
+      const holder = { kind: 'CUSTOMER' as const, region: 'US' };
+      spec.given([]).when({ type: 'CreateExternalAccount', created: { ...input, beneficiaryVerification: pendingCheck }, holder }).then([underReview]);
+      spec.given([]).when({ type: 'CreateExternalAccount', created: input, holder }).then([{ type: 'ExternalAccountCreated', data: { ...input, accountStatus: 'ACTIVE' } }]);
       expect(spec.given([underReview]).state).toMatchObject({ accountStatus: 'UNDER_REVIEW' });
     });
 

@@ -7,14 +7,16 @@ import {
   ExternalAccountCreated,
   ExternalAccountEvent,
   ExternalAccountStatus,
-  ExternalAccountStatusReason,
   TrustAction,
 } from './external-account.events';
+import { AccountHolder, ownershipVerificationRequired } from './ownership-rules';
+import { OutstandingOwnershipChallenge, OwnershipCommand, decideOwnership, statusChange } from './ownership.decisions';
 
 export interface ExternalAccountRecord {
   externalAccountId: string;
   platformId: string;
-  customerId: string;
+  /** Null: the platform's own account. */
+  customerId: string | null;
   currency: string;
   platformAccountId: string | null;
   accountInfo: AccountInfo;
@@ -26,6 +28,8 @@ export interface ExternalAccountRecord {
   defaultUmaDepositAccount?: boolean;
   trusted: boolean;
   pendingChallenge: { challengeId: string; action: TrustAction; expiresAt: string } | null;
+  /** The ownership challenge the account waits on (ownership.decisions.ts). */
+  ownershipChallenge: OutstandingOwnershipChallenge | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -33,8 +37,8 @@ export interface ExternalAccountRecord {
 export type ExternalAccountState = { status: 'none' } | ({ status: 'active' | 'deleted' } & ExternalAccountRecord);
 
 export type ExternalAccountCommand =
-  /** The account as the handler built it; the decider sets the status it starts with. */
-  | { type: 'CreateExternalAccount'; created: Omit<ExternalAccountCreated['data'], 'accountStatus'> }
+  /** The account as the handler built it and who holds it; the decider sets the status it starts with. */
+  | { type: 'CreateExternalAccount'; created: Omit<ExternalAccountCreated['data'], 'accountStatus'>; holder: AccountHolder }
   | { type: 'DeleteExternalAccount'; now: string }
   | { type: 'StartTrustChange'; action: TrustAction; challengeId: string; expiresAt: string; now: string }
   | { type: 'ConfirmTrustChange'; action: TrustAction; proofAccepted: boolean; now: string }
@@ -43,29 +47,25 @@ export type ExternalAccountCommand =
       status: Exclude<BeneficiaryVerificationStatus, 'PENDING'>;
       verifiedFullName: string | null;
       now: string;
-    };
+    }
+  | OwnershipCommand;
 
-/** UNDER_REVIEW while the beneficiary name check has not answered, else ACTIVE. */
-function initialStatus(created: Omit<ExternalAccountCreated['data'], 'accountStatus'>): ExternalAccountStatus {
+/**
+ * PENDING_OWNERSHIP_VERIFICATION for a wallet whose ownership must be proven (ownership-rules.ts),
+ * else UNDER_REVIEW while the beneficiary name check has not answered, else ACTIVE.
+ */
+function initialStatus(created: Omit<ExternalAccountCreated['data'], 'accountStatus'>, holder: AccountHolder): ExternalAccountStatus {
+  const claim = { accountType: created.accountInfo.accountType, identifiers: created.accountInfo.identifiers, ownershipType: created.ownershipType };
+  if (ownershipVerificationRequired(claim, holder)) return 'PENDING_OWNERSHIP_VERIFICATION';
   return created.beneficiaryVerification?.status === 'PENDING' ? 'UNDER_REVIEW' : 'ACTIVE';
-}
-
-/** The move to `status` (nothing when the account has it already), for any decision to append. */
-function statusChange(state: ExternalAccountRecord, status: ExternalAccountStatus, reason: ExternalAccountStatusReason, now: string): ExternalAccountEvent[] {
-  if (state.accountStatus === status) return [];
-  return [
-    {
-      type: 'ExternalAccountStatusChanged',
-      data: { externalAccountId: state.externalAccountId, platformId: state.platformId, previousStatus: state.accountStatus, status, reason, changedAt: now },
-    },
-  ];
 }
 
 /**
  * An external account (a beneficiary). Trusting one is an SCA ceremony for customers in SCA
  * regions: start (challenge issued), confirm (proof checked by the caller). A trusted account
  * cannot be deleted: 409 BENEFICIARY_TRUSTED until it is untrusted. Its status (`accountStatus`)
- * is UNDER_REVIEW while its name check is pending and ACTIVE once it answered.
+ * is UNDER_REVIEW while its name check is pending and ACTIVE once it answered; a wallet proving
+ * its ownership moves as ownership.decisions.ts decides.
  */
 export const externalAccountDecider: Decider<ExternalAccountCommand, ExternalAccountState, ExternalAccountEvent> = {
   initialState: () => ({ status: 'none' }),
@@ -73,7 +73,7 @@ export const externalAccountDecider: Decider<ExternalAccountCommand, ExternalAcc
   decide(command, state) {
     if (command.type === 'CreateExternalAccount') {
       if (state.status !== 'none') return [];
-      return [{ type: 'ExternalAccountCreated', data: { ...command.created, accountStatus: initialStatus(command.created) } }];
+      return [{ type: 'ExternalAccountCreated', data: { ...command.created, accountStatus: initialStatus(command.created, command.holder) } }];
     }
     if (command.type === 'ResolveBeneficiaryVerification') {
       // A late answer is a no-op for a deleted account or a check that is no longer pending.
@@ -96,6 +96,18 @@ export const externalAccountDecider: Decider<ExternalAccountCommand, ExternalAcc
     if (state.status !== 'active') throw externalAccountNotFound();
     const ref = { externalAccountId: state.externalAccountId, platformId: state.platformId };
     switch (command.type) {
+      case 'IssueOwnershipChallenge':
+      case 'AnswerOwnershipChallenge':
+      case 'ResolveLivenessCheck':
+        return decideOwnership(command, {
+          ...ref,
+          accountType: state.accountInfo.accountType,
+          identifiers: state.accountInfo.identifiers,
+          ownershipType: state.ownershipType,
+          accountStatus: state.accountStatus,
+          ownershipChallenge: state.ownershipChallenge,
+        });
+
       case 'DeleteExternalAccount':
         if (state.trusted) {
           throw new DomainError('BENEFICIARY_TRUSTED', 'The external account is a trusted beneficiary; untrust it before deleting it');
@@ -140,6 +152,7 @@ export const externalAccountDecider: Decider<ExternalAccountCommand, ExternalAcc
         accountStatus: event.data.accountStatus ?? 'ACTIVE',
         trusted: false,
         pendingChallenge: null,
+        ownershipChallenge: null,
         updatedAt: event.data.createdAt,
       };
     }
@@ -164,6 +177,14 @@ export const externalAccountDecider: Decider<ExternalAccountCommand, ExternalAcc
         };
       case 'ExternalAccountStatusChanged':
         return { ...state, accountStatus: event.data.status, updatedAt: event.data.changedAt };
+      case 'OwnershipChallengeIssued': {
+        const { method, nonce, messageToSign, expiresAt } = event.data;
+        return { ...state, ownershipChallenge: { method, nonce, ...(messageToSign !== undefined ? { messageToSign } : {}), expiresAt } };
+      }
+      case 'OwnershipVerified':
+      case 'OwnershipVerificationFailed':
+        // The status change decided with it moves `updatedAt`.
+        return { ...state, ownershipChallenge: null };
     }
   },
 };

@@ -60,19 +60,35 @@ export type TrustAction = 'TRUST' | 'UNTRUST';
 
 /**
  * Status of an external account: UNDER_REVIEW while its beneficiary name check is pending, then
- * ACTIVE. The other statuses do not occur in this service yet.
+ * ACTIVE; a self-custody wallet whose ownership must be proven is PENDING_OWNERSHIP_VERIFICATION,
+ * UNVERIFIED after a failed attempt, ACTIVE once proven. PENDING and INACTIVE do not occur.
  */
 export type ExternalAccountStatus = 'PENDING' | 'ACTIVE' | 'PENDING_OWNERSHIP_VERIFICATION' | 'UNVERIFIED' | 'UNDER_REVIEW' | 'INACTIVE';
 
 /** Why an external account's status changed. */
-export type ExternalAccountStatusReason = 'BENEFICIARY_CHECK_RESOLVED';
+export type ExternalAccountStatusReason =
+  | 'BENEFICIARY_CHECK_RESOLVED'
+  /** A new ownership challenge took an UNVERIFIED account back to PENDING_OWNERSHIP_VERIFICATION. */
+  | 'OWNERSHIP_CHALLENGE_ISSUED'
+  | 'OWNERSHIP_VERIFIED'
+  | 'OWNERSHIP_VERIFICATION_FAILED';
+
+/** The reference's OwnershipVerificationMethod. */
+export type OwnershipVerificationMethod = 'WALLET_SIGNATURE' | 'LIVENESS';
+
+/** The reference's Bitcoin message-signing formats (Spark wallets sign as Bitcoin does). */
+export type SignatureScheme = 'bip137' | 'electrum';
+
+/** Why an ownership attempt failed. */
+export type OwnershipFailureReason = 'INVALID_SIGNATURE' | 'CHALLENGE_EXPIRED' | 'LIVENESS_FAILED';
 
 export type ExternalAccountCreated = {
   type: 'ExternalAccountCreated';
   data: {
     externalAccountId: string;
     platformId: string;
-    customerId: string;
+    /** Null: the platform's own account (`/platform/external-accounts`). */
+    customerId: string | null;
     currency: string;
     platformAccountId: string | null;
     accountInfo: AccountInfo;
@@ -148,8 +164,59 @@ export type ExternalAccountStatusChanged = {
   };
 };
 
+/**
+ * An ownership challenge was issued (`POST .../{id}/challenge`); it replaces any earlier one. A
+ * WALLET_SIGNATURE challenge carries the exact message to sign, a LIVENESS one the hosted link.
+ */
+export type OwnershipChallengeIssued = {
+  type: 'OwnershipChallengeIssued';
+  data: {
+    externalAccountId: string;
+    platformId: string;
+    method: OwnershipVerificationMethod;
+    /** Unique per challenge: in the message to sign, and the liveness session's id. */
+    nonce: string;
+    messageToSign?: string;
+    verificationLink?: string;
+    expiresAt: string;
+    issuedAt: string;
+  };
+};
+
+/** The outstanding challenge was met: the wallet's signature (kept as evidence) or the liveness check. */
+export type OwnershipVerified = {
+  type: 'OwnershipVerified';
+  data: {
+    externalAccountId: string;
+    platformId: string;
+    method: OwnershipVerificationMethod;
+    nonce: string;
+    signature?: string;
+    signatureScheme?: SignatureScheme;
+    verifiedAt: string;
+  };
+};
+
+/** The outstanding challenge was answered wrongly or too late; it is used up. */
+export type OwnershipVerificationFailed = {
+  type: 'OwnershipVerificationFailed';
+  data: {
+    externalAccountId: string;
+    platformId: string;
+    method: OwnershipVerificationMethod;
+    nonce: string;
+    reason: OwnershipFailureReason;
+    signature?: string;
+    signatureScheme?: SignatureScheme;
+    failedAt: string;
+  };
+};
+
 export type ExternalAccountEvent =
   | ExternalAccountCreated
+  | OwnershipChallengeIssued
+  | OwnershipVerified
+  | OwnershipVerificationFailed
   | BeneficiaryVerificationResolved
   | ExternalAccountStatusChanged
   | ExternalAccountDeleted
@@ -165,4 +232,7 @@ export const EXTERNAL_ACCOUNT_EVENT_TYPES: ExternalAccountEvent['type'][] = [
   'BeneficiaryUntrusted',
   'BeneficiaryVerificationResolved',
   'ExternalAccountStatusChanged',
+  'OwnershipChallengeIssued',
+  'OwnershipVerified',
+  'OwnershipVerificationFailed',
 ];
