@@ -119,6 +119,10 @@ export interface ScaTiming {
   resendIntervalMs: number;
   /** Resends allowed per challenge (3). */
   maxResends: number;
+  /** How long a 2FA reset waits before it can be completed (24 hours; docs/sca.md "2FA reset"). */
+  factorResetWaitMs: number;
+  /** How long a 2FA reset can be completed once the wait is over (24 hours). */
+  factorResetWindowMs: number;
 }
 
 /** Purge of operational records (src/infra/retention, docs/operations.md "Retention"). */
@@ -184,6 +188,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, resolved: { databaseUrl: stri
       maxFailedAttempts: Math.max(1, Math.floor(numberFromEnv(env.SCA_MAX_FAILED_ATTEMPTS, 5))),
       resendIntervalMs: numberFromEnv(env.SCA_RESEND_INTERVAL_MS, 30 * 1000),
       maxResends: Math.floor(numberFromEnv(env.SCA_MAX_RESENDS, 3)),
+      factorResetWaitMs: Math.max(0, numberFromEnv(env.SCA_FACTOR_RESET_WAIT_MS, 24 * 60 * 60 * 1000)),
+      factorResetWindowMs: Math.max(1, numberFromEnv(env.SCA_FACTOR_RESET_WINDOW_MS, 24 * 60 * 60 * 1000)),
     },
     retention: {
       webhookDeliveryRetentionDays: numberFromEnv(env.WEBHOOK_DELIVERY_RETENTION_DAYS, 30),

@@ -19,6 +19,7 @@ export const ID_PREFIXES = [
   'Verification',
   'Platform',
   'ScaFactor',
+  'ScaFactorReset',
   'WebhookDelivery',
   'LookupRequest',
   'Invitation',

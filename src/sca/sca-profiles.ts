@@ -3,8 +3,8 @@ import { APP_CONFIG, AppConfig } from '../infra/config';
 import { DomainError } from '../infra/domain/domain-error';
 import { parseId } from '../infra/ids';
 import { LoginFactor } from './domain/sca-factor';
-import { ProfileCommand, ProfileState, assertNotLocked, hasLiveSession, isLocked, profileDecider } from './domain/profile/profile.decider';
-import { accountLocked, proofRejected, scaSessionRequired } from './domain/sca.errors';
+import { ProfileCommand, ProfileState, assertNotLocked, hasLiveSession, lockRefusal, profileDecider } from './domain/profile/profile.decider';
+import { proofRejected, scaSessionRequired } from './domain/sca.errors';
 import { ProofVerdict } from './sca-proofs';
 import { CommandStore } from '../infra/commands/command-store';
 import { SCA_PROFILE_STREAM } from './streams';
@@ -67,7 +67,8 @@ export class ScaProfiles {
       policy: { maxFailedAttempts: this.config.sca.maxFailedAttempts, lockoutMs: this.config.sca.lockoutMs },
       now,
     });
-    if (isLocked(state, now)) throw accountLocked(state.lockedUntil!, state.failedAttempts);
+    const locked = lockRefusal(state, now);
+    if (locked) throw locked;
     throw proofRejected(verdict.field, verdict.message, verdict.reason, state.failedAttempts, this.config.sca.maxFailedAttempts);
   }
 }

@@ -8,7 +8,7 @@ import { PG_POOL } from '../infra/postgres/pool';
 export const SCA_AUTHORIZE_BUDGET = 10;
 export const SCA_AUTHORIZE_WINDOW_MS = 60 * 1000;
 
-const TABLE = 'sca_rate_limits';
+export const SCA_RATE_LIMIT_TABLE = 'sca_rate_limits';
 
 /**
  * A fixed-window budget of `POST .../authorize` calls per SCA sequence (the challenges of one
@@ -22,11 +22,11 @@ export class ScaRateLimiter {
   constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
 
   async ensureSchema(): Promise<void> {
-    await this.pool.query(fixedWindowTableDdl(TABLE));
+    await this.pool.query(fixedWindowTableDdl(SCA_RATE_LIMIT_TABLE));
   }
 
   async consumeAuthorize(platformId: string, sequenceId: string): Promise<void> {
-    const { hits, retryAfterSeconds } = await countInFixedWindow(this.pool, TABLE, `${platformId}:${sequenceId}:authorize`, SCA_AUTHORIZE_WINDOW_MS);
+    const { hits, retryAfterSeconds } = await countInFixedWindow(this.pool, SCA_RATE_LIMIT_TABLE, `${platformId}:${sequenceId}:authorize`, SCA_AUTHORIZE_WINDOW_MS);
     if (hits <= SCA_AUTHORIZE_BUDGET) return;
     throw new ApiError(
       'RATE_LIMITED',

@@ -83,3 +83,8 @@ export function resendTooSoon(retryAfterSeconds: number, reason: string): Domain
 export function resendNotAvailable(): DomainError {
   return new DomainError('CONFLICT', 'Only SMS_OTP challenges can be resent; a PASSKEY challenge has no code to send', { reason: 'RESEND_NOT_AVAILABLE' });
 }
+
+/** A 2FA reset that is unknown, or another customer's or platform's. */
+export function resetNotFound(): DomainError {
+  return new DomainError('REFERENCE_NOT_FOUND', 'SCA factor reset not found');
+}

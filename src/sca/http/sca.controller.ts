@@ -2,7 +2,6 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from
 import { CommandBus } from '@nestjs/cqrs';
 import type { Request } from 'express';
 import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
-import { DomainError } from '../../infra/domain/domain-error';
 import { parseId } from '../../infra/ids';
 import { FieldError } from '../../infra/domain/domain-error';
 import { checkBody, hasErrorAt, throwIfAny } from '../../infra/http/validation';
@@ -15,7 +14,7 @@ import { LoginStart, StartScaLogin } from '../commands/start-sca-login';
 import { StartTotpEnrollment, TotpEnrollmentStart } from '../commands/start-totp-enrollment';
 import { lockedAsConflict, scaFactorNotFound } from '../domain/sca.errors';
 import { ScaFactorList, ScaFactorsService } from '../sca-factors.service';
-import { ConfirmEnrollmentDto, LoginCompleteDto, LoginStartDto, StartEnrollmentDto, checkIdField, customerIdOf } from './sca.dto';
+import { ConfirmEnrollmentDto, LoginCompleteDto, LoginStartDto, StartEnrollmentDto, checkIdField, customerIdOf, namedCustomer } from './sca.dto';
 import { RequiresPermission } from '../../infra/http/permissions';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
@@ -161,12 +160,4 @@ function refuseFields<T extends object>(errors: FieldError[], value: T, fields: 
   for (const field of fields) {
     if (value[field] !== undefined && !hasErrorAt(errors, field)) errors.push({ field, constraint: {}, message: `${field} ${why}` });
   }
-}
-
-/** For operations that declare no 400: a missing or malformed `customerId` names no customer. */
-function namedCustomer(customerId: unknown): string {
-  if (typeof customerId !== 'string' || !parseId('Customer', customerId)) {
-    throw new DomainError('USER_NOT_FOUND', 'Customer not found', { reason: customerId === undefined ? 'CUSTOMER_ID_MISSING' : 'CUSTOMER_ID_MALFORMED' });
-  }
-  return customerId;
 }

@@ -1,5 +1,5 @@
 import { IsDefined, IsIn, IsIP, IsObject, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
-import { FieldError } from '../../infra/domain/domain-error';
+import { DomainError, FieldError } from '../../infra/domain/domain-error';
 import { hasErrorAt } from '../../infra/http/validation';
 import { IdPrefix, parseId } from '../../infra/ids';
 import { Optional } from '../../shared/validation/common-validators';
@@ -100,4 +100,12 @@ export function checkIdField(errors: FieldError[], field: string, value: unknown
   if (!hasErrorAt(errors, field) && typeof value === 'string' && !parseId(prefix, value)) {
     errors.push({ field, constraint: { format: `${prefix}-id` }, message: `${field} must be a ${prefix}:<uuid> id` });
   }
+}
+
+/** For operations that declare no 400: a missing or malformed `customerId` names no customer. */
+export function namedCustomer(customerId: unknown): string {
+  if (typeof customerId !== 'string' || !parseId('Customer', customerId)) {
+    throw new DomainError('USER_NOT_FOUND', 'Customer not found', { reason: customerId === undefined ? 'CUSTOMER_ID_MISSING' : 'CUSTOMER_ID_MALFORMED' });
+  }
+  return customerId;
 }

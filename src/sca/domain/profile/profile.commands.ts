@@ -1,4 +1,5 @@
-import { ChallengeFactor, LoginFactor, PasskeyChallengeData } from '../sca-factor';
+import { ChallengeFactor, LoginFactor, PasskeyChallengeData, ScaFactor } from '../sca-factor';
+import { SecurityEventType } from './profile.events';
 
 /** A TOTP login proof as checked: a code (its time step; null for the sandbox code) or a recovery code's hash. */
 export type TotpLoginProof = { kind: 'CODE'; timeStep: number | null } | { kind: 'RECOVERY_CODE'; recoveryCodeHash: string };
@@ -60,4 +61,13 @@ export type ProfileCommand =
       policy: LockoutPolicy;
       now: string;
     })
-  | (Ref & { type: 'RecordProofSuccess'; challengeId: string; factor: ChallengeFactor; passkeyCounter: number | null; endUserIpAddress: string | null; now: string });
+  | (Ref & { type: 'RecordProofSuccess'; challengeId: string; factor: ChallengeFactor; passkeyCounter: number | null; endUserIpAddress: string | null; now: string })
+  | (Ref & { type: 'RecordSecurityEvent'; eventType: SecurityEventType; now: string })
+  | (Ref & {
+      type: 'ApplyFactorReset';
+      resetId: string;
+      factor: ScaFactor;
+      /** For SMS_OTP: the new number, sealed in the KeyVault by the caller. */
+      mobile: { vaultId: string; last4: string } | null;
+      now: string;
+    });

@@ -3,12 +3,13 @@ import { DomainError, ValidationError } from '../../../infra/domain/domain-error
 import { challengeExpired, factorNotEnrolled, noPendingChallenge, passkeyAlreadyEnrolled, scaFactorNotFound, scaSessionRequired } from '../sca.errors';
 import { LoginFactor } from '../sca-factor';
 import { ProfileCommand } from './profile.commands';
+import { decideFactorReset, decideSecurityEvent, evolveRecovery } from './profile-recovery';
 import { ScaProfileEvent } from './profile.events';
 import { ProfileState, activePasskey, assertNotLocked, hasLiveSession, isPast, pendingTotpFor, totpProofRefusal } from './profile.state';
 
 export type { LockoutPolicy, ProfileCommand, TotpLoginProof } from './profile.commands';
 export type { ActivePasskey, ActiveTotp, LoginChallenge, PendingPasskey, PendingTotp, ProfileState } from './profile.state';
-export { activePasskey, assertNotLocked, availableFactors, hasLiveSession, isLocked, pendingTotpFor, totpProofRefusal } from './profile.state';
+export { activePasskey, assertNotLocked, availableFactors, hasLiveSession, isLocked, lockRefusal, pendingTotpFor, totpProofRefusal } from './profile.state';
 
 export const profileDecider: Decider<ProfileCommand, ProfileState, ScaProfileEvent> = {
   initialState: () => ({
@@ -22,6 +23,8 @@ export const profileDecider: Decider<ProfileCommand, ProfileState, ScaProfileEve
     session: null,
     failedAttempts: 0,
     lockedUntil: null,
+    login: { failedAttempts: 0, lockedUntil: null, suspended: false },
+    smsMobile: null,
   }),
 
   decide(command, state) {
@@ -169,6 +172,12 @@ export const profileDecider: Decider<ProfileCommand, ProfileState, ScaProfileEve
             },
           },
         ];
+
+      case 'RecordSecurityEvent':
+        return decideSecurityEvent(state, command);
+
+      case 'ApplyFactorReset':
+        return decideFactorReset(state, command);
     }
   },
 
@@ -261,6 +270,9 @@ export const profileDecider: Decider<ProfileCommand, ProfileState, ScaProfileEve
         return { ...base, failedAttempts: event.data.failedAttempts, lockedUntil: event.data.lockedUntil };
       case 'ScaProofAccepted':
         return { ...withCounter(base, event.data.passkeyCounter), failedAttempts: 0, lockedUntil: null };
+      case 'ScaSecurityEventRecorded':
+      case 'ScaFactorResetApplied':
+        return evolveRecovery(base, event);
     }
   },
 };

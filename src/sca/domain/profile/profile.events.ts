@@ -1,4 +1,4 @@
-import { ChallengeFactor, LoginFactor, PasskeyChallengeData } from '../sca-factor';
+import { ChallengeFactor, LoginFactor, PasskeyChallengeData, ScaFactor } from '../sca-factor';
 
 /**
  * Events of a customer's SCA profile (stream `scaProfile-<customer uuid>`): the enrolled passkey
@@ -115,6 +115,44 @@ export type ScaProofAccepted = {
   };
 };
 
+export const SECURITY_EVENT_TYPES = ['RESET_PASSWORD_COMPLETED', 'FAILED_LOGIN_ATTEMPT'] as const;
+export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
+
+/**
+ * The platform reported a login-security event (`POST /sca/record-event`): the customer's
+ * failed-login count and lock after it; `revokedSessionId` is the SCA session it ended, if any.
+ */
+export type ScaSecurityEventRecorded = {
+  type: 'ScaSecurityEventRecorded';
+  data: Ref & {
+    eventType: SecurityEventType;
+    failedAttempts: number;
+    lockedUntil: string | null;
+    suspended: boolean;
+    revokedSessionId: string | null;
+    recordedAt: string;
+  };
+};
+
+/**
+ * A completed 2FA reset (`ScaFactorReset:<uuid>`, in the same commit as its
+ * `ScaFactorResetCompleted`) changed the profile: the TOTP factor removed (a passkey is removed
+ * by the `ScaPasskeyRemoved` before it), or the SMS number replaced (sealed in the KeyVault under
+ * `mobileVaultId`); the SCA session and the run of wrong proofs ended.
+ */
+export type ScaFactorResetApplied = {
+  type: 'ScaFactorResetApplied';
+  data: Ref & {
+    resetId: string;
+    factor: ScaFactor;
+    removedTotpEnrollmentId: string | null;
+    mobileVaultId: string | null;
+    mobileLast4: string | null;
+    revokedSessionId: string | null;
+    appliedAt: string;
+  };
+};
+
 export type ScaProfileEvent =
   | ScaPasskeyEnrollmentStarted
   | ScaPasskeyEnrolled
@@ -126,7 +164,9 @@ export type ScaProfileEvent =
   | ScaLoginChallengeIssued
   | ScaSessionStarted
   | ScaProofRejected
-  | ScaProofAccepted;
+  | ScaProofAccepted
+  | ScaSecurityEventRecorded
+  | ScaFactorResetApplied;
 
 export const SCA_PROFILE_EVENT_TYPES: ScaProfileEvent['type'][] = [
   'ScaPasskeyEnrollmentStarted',
@@ -140,4 +180,6 @@ export const SCA_PROFILE_EVENT_TYPES: ScaProfileEvent['type'][] = [
   'ScaSessionStarted',
   'ScaProofRejected',
   'ScaProofAccepted',
+  'ScaSecurityEventRecorded',
+  'ScaFactorResetApplied',
 ];

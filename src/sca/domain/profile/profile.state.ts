@@ -2,6 +2,7 @@ import { DomainError, ValidationError } from '../../../infra/domain/domain-error
 import { accountLocked } from '../sca.errors';
 import { ChallengeFactor, LoginFactor, PasskeyChallengeData } from '../sca-factor';
 import { TotpLoginProof } from './profile.commands';
+import { LoginSecurity, isLoginLocked, loginLocked } from './login-security';
 
 /**
  * A customer's SCA profile. One passkey at most (PENDING while its enrollment awaits the
@@ -77,15 +78,30 @@ export interface ProfileState {
   session: { sessionId: string; factor: LoginFactor; startedAt: string; expiresAt: string } | null;
   failedAttempts: number;
   lockedUntil: string | null;
+  /** The platform's failed logins (`POST /sca/record-event`); a login lock locks SCA too. */
+  login: LoginSecurity;
+  /** The SMS number a completed SMS_OTP reset enrolled (sealed; last digits shown). */
+  smsMobile: { vaultId: string; last4: string } | null;
 }
 
 export function isLocked(state: ProfileState, now: string): boolean {
+  return isProofLocked(state, now) || isLoginLocked(state.login, now);
+}
+
+function isProofLocked(state: ProfileState, now: string): boolean {
   return state.lockedUntil !== null && Date.parse(now) < Date.parse(state.lockedUntil);
+}
+
+/** The 423 ACCOUNT_LOCKED of the lock that runs (wrong SCA proofs, else the platform's failed logins), or null. */
+export function lockRefusal(state: ProfileState, now: string): DomainError | null {
+  if (isProofLocked(state, now)) return accountLocked(state.lockedUntil!, state.failedAttempts);
+  return isLoginLocked(state.login, now) ? loginLocked(state.login) : null;
 }
 
 /** Throws 423 ACCOUNT_LOCKED while a lock runs. */
 export function assertNotLocked(state: ProfileState, now: string): void {
-  if (isLocked(state, now)) throw accountLocked(state.lockedUntil!, state.failedAttempts);
+  const refusal = lockRefusal(state, now);
+  if (refusal) throw refusal;
 }
 
 export function hasLiveSession(state: ProfileState, now: string): boolean {
