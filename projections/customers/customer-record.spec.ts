@@ -104,6 +104,24 @@ describe('customer record (the customers read model state)', () => {
     expect(fold(individual.slice(0, 7))!.documents[0].documentNumber).toBeNull();
   });
 
+  it('shows contactVerification as the write side does: statuses only, codes and wrong codes not shown', () => {
+    const at = (minute: number) => `2025-10-13T12:${String(minute).padStart(2, '0')}:00.000Z`;
+    const stream: CustomerEvent[] = [
+      individual[0],
+      { type: 'ContactVerificationRequirementSet', data: { ...ref, channels: { email: 'PENDING', phone: 'PENDING' }, reason: 'CUSTOMER_CREATED', setAt: at(0) } },
+      { type: 'ContactVerificationCodeSent', data: { ...ref, channel: 'EMAIL', expiresAt: at(6), sentAt: at(1) } },
+      { type: 'ContactVerificationCodeRejected', data: { ...ref, channel: 'EMAIL', failedAttempts: 1, lockedUntil: null, rejectedAt: at(2) } },
+      { type: 'ContactVerified', data: { ...ref, channel: 'EMAIL', verifiedAt: at(3) } },
+      { type: 'ContactVerificationRequirementSet', data: { ...ref, channels: { email: 'PENDING', phone: 'PENDING' }, reason: 'EMAIL_CHANGED', setAt: at(4) } },
+    ];
+    for (let length = 1; length <= stream.length; length += 1) {
+      const events = stream.slice(0, length);
+      expect({ length, view: JSON.stringify(customerView(fold(events)!)) }).toEqual({ length, view: JSON.stringify(customerViewFromEvents(events)) });
+    }
+    expect(customerView(fold(stream.slice(0, 5))!).contactVerification).toEqual({ email: 'VERIFIED', phone: 'PENDING' });
+    expect(fold(stream.slice(0, 5))!.updatedAt).toBe(at(3));
+  });
+
   it('events of a customer never created fold to nothing', () => {
     expect(fold(individual.slice(1))).toBeNull();
   });

@@ -1,4 +1,4 @@
-import { BeneficialOwner, CustomerEvent, CustomerProfile, CustomerType, DocumentRecord, KybStatus, KycStatus } from '../../src/customers';
+import { BeneficialOwner, ContactVerificationStatus, CustomerEvent, CustomerProfile, CustomerType, DocumentRecord, KybStatus, KycStatus } from '../../src/customers';
 
 /**
  * The `customers` read model's own state of one customer: what its GET view and the list filters
@@ -17,6 +17,8 @@ export interface CustomerRecord {
   kycStatus: KycStatus | null;
   kybStatus: KybStatus | null;
   documents: ShownDocument[];
+  /** The status of each channel the provider requires (absent when none is). */
+  contactVerification?: { email?: { status: ContactVerificationStatus }; phone?: { status: ContactVerificationStatus } };
   createdAt: string;
   updatedAt: string;
 }
@@ -53,6 +55,18 @@ export function evolveCustomerRecord(record: CustomerRecord | null, event: Custo
     }
     case 'CustomerPersonalDataErased':
       return { ...record, ...withoutPersonalSecrets(record), updatedAt: event.data.erasedAt };
+    case 'ContactVerificationRequirementSet': {
+      const { email, phone } = event.data.channels;
+      const contactVerification = { ...(email ? { email: { status: email } } : {}), ...(phone ? { phone: { status: phone } } : {}) };
+      return { ...record, contactVerification, updatedAt: event.data.setAt };
+    }
+    case 'ContactVerified': {
+      const key = event.data.channel === 'EMAIL' ? 'email' : 'phone';
+      return { ...record, contactVerification: { ...record.contactVerification, [key]: { status: 'VERIFIED' } }, updatedAt: event.data.verifiedAt };
+    }
+    case 'ContactVerificationCodeSent':
+    case 'ContactVerificationCodeRejected':
+      // Codes and wrong attempts are the write side's: the shown status does not change.
     case 'VerificationSubmitted':
     case 'CustomerInternalAccountsOpened':
       // Neither changes the customer as shown (a verification has a row and a view of its own).

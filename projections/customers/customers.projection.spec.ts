@@ -161,6 +161,21 @@ describe('customers projection', () => {
     ]);
   });
 
+  it("contact verification: the view shows each required channel's status; codes sent and wrong codes change no row", async () => {
+    const at = (minute: number) => `2025-10-13T12:${String(minute).padStart(2, '0')}:00.000Z`;
+    const event = (type: string, data: object) => ({ stream: stream(), type, data: { ...ref(), ...data } });
+    await spec.given([
+      ...createdIndividual(),
+      event('ContactVerificationRequirementSet', { channels: { email: 'PENDING', phone: 'PENDING' }, reason: 'CUSTOMER_CREATED', setAt: CREATED_AT }),
+      event('ContactVerificationCodeSent', { channel: 'PHONE', expiresAt: at(6), sentAt: at(1) }),
+      event('ContactVerificationCodeRejected', { channel: 'PHONE', failedAttempts: 1, lockedUntil: null, rejectedAt: at(2) }),
+      event('ContactVerified', { channel: 'PHONE', verifiedAt: at(3) }),
+    ]);
+    expect(await spec.rows(`SELECT view::json -> 'contactVerification' AS contact, updated_at FROM customers`)).toEqual([
+      { contact: { email: 'PENDING', phone: 'VERIFIED' }, updated_at: new Date(at(3)) },
+    ]);
+  });
+
   it('a tax identifier given in an update is not kept either', async () => {
     await spec.given([...createdIndividual(), updated({ taxIdentifier: sealed('bm9uY2UtbmV3'), taxIdType: 'ITIN' }, '2025-10-13T12:10:00.000Z')]);
     const [row] = await spec.rows(`SELECT state::json -> 'profile' AS profile, view::json ->> 'idType' AS id_type FROM customers`);

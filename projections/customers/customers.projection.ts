@@ -14,7 +14,8 @@ export const customersProjection: Projection = {
   // 2: views in the reference's shapes (beneficial owner ids, incorporatedOn...); uma_address and currencies columns.
   // 3: secret personal fields sealed; CustomerPersonalDataErased clears them from state and views.
   // 4: `state` is the read model's own record (no tax identifier), no longer the write side's state.
-  version: 4,
+  // 5: contactVerification (the channels the provider requires and their statuses) in state and view.
+  version: 5,
   tables: ['customers', 'customer_verifications', 'customer_documents'],
   schema: (t) => [
     `CREATE TABLE IF NOT EXISTS ${t('customers')} (

@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { CustomersModule } from './customers.module';
+import { ContactVerificationController } from './http/contact-verification.controller';
 import { CustomersController } from './http/customers.controller';
 import { DocumentsController } from './http/documents.controller';
+import { EndUserTermsController } from './http/end-user-terms.controller';
 import { VerificationsController } from './http/verifications.controller';
 
 /**
@@ -11,6 +13,7 @@ import { VerificationsController } from './http/verifications.controller';
  */
 @Module({
   imports: [CustomersModule],
-  controllers: [CustomersController, DocumentsController, VerificationsController],
+  // EndUserTermsController first: `GET /customers/end-user-terms` before `GET /customers/:customerId`.
+  controllers: [EndUserTermsController, CustomersController, ContactVerificationController, DocumentsController, VerificationsController],
 })
 export class CustomersHttpModule {}

@@ -14,11 +14,13 @@ import { WebhooksModule } from '../webhooks';
 import { CUSTOMER_WEBHOOK_EVENT_TYPES, customerWebhooks, openCustomerWebhooks } from './customer-webhooks';
 import { CustomerLifecycleHooks } from './customer-lifecycle-hooks';
 import { ActiveCustomers } from './commands/active-customers';
+import { ConfirmContactVerificationCodeHandler } from './commands/confirm-contact-verification-code';
 import { CreateCustomerHandler } from './commands/create-customer';
 import { CustomerKeyClaims } from './commands/customer-key-claims';
 import { CustomerSecrets } from './commands/customer-secrets';
 import { DeleteCustomerHandler } from './commands/delete-customer';
 import { ReleaseCustomerKeysHandler } from './commands/release-customer-keys';
+import { SendContactVerificationCodeHandler } from './commands/send-contact-verification-code';
 import { SubmitVerificationHandler } from './commands/submit-verification';
 import { UpdateCustomerHandler } from './commands/update-customer';
 import { DOCUMENT_FILES_DDL, UploadDocumentHandler } from './commands/upload-document';
@@ -39,6 +41,8 @@ import { customerLifecycleReactor } from './reactors/customer-lifecycle.reactor'
     ReleaseCustomerKeysHandler,
     UploadDocumentHandler,
     SubmitVerificationHandler,
+    SendContactVerificationCodeHandler,
+    ConfirmContactVerificationCodeHandler,
     ActiveCustomers,
     CustomerKeyClaims,
     CustomerSecrets,

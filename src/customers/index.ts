@@ -9,6 +9,7 @@ export { CustomersModule } from './customers.module';
 export { customerDecider } from './domain/customer/customer.decider';
 export { CUSTOMER_EVENT_TYPES } from './domain/customer/customer.events';
 export type { CustomerEvent } from './domain/customer/customer.events';
+export type { ContactVerificationStatus } from './domain/customer/contact-verification.events';
 export type { BeneficialOwner, CustomerProfile, CustomerType, DocumentRecord, KybStatus, KycStatus } from './domain/customer/customer.events';
 export { customerView, documentView, verificationView } from './queries/customer.view';
 export type { CustomerView } from './queries/customer.view';

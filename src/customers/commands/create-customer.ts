@@ -5,8 +5,10 @@ import { APP_CONFIG, AppConfig } from '../../infra/config';
 import { PersonalDataKeys, personalDataKeyId } from '../../infra/crypto/personal-data';
 import { newId, streamNameFor } from '../../infra/ids';
 import { initialIndividualKycStatus } from '../../sandbox';
+import { requiredContactChannels } from '../contact-verification-providers';
 import { CustomerLifecycleHooks } from '../customer-lifecycle-hooks';
 import { CustomerProfile, CustomerType, KycStatus } from '../domain/customer/customer.events';
+import { assertKnownTermsVersion } from '../domain/customer/end-user-terms';
 import { CustomerView, customerView } from '../queries/customer.view';
 import { openCustomerView } from '../queries/personal-data-views';
 import { CUSTOMER_STREAM } from '../streams';
@@ -57,6 +59,8 @@ export class CreateCustomerHandler implements ICommandHandler<CreateCustomer, Cu
     const now = new Date().toISOString();
     const platformCustomerId = input.platformCustomerId ?? customerId;
     const umaAddress = input.umaAddress ?? generatedUmaAddress(platformCustomerId, customerId);
+    // The decider refuses it too; checked first so that a refusal claims no key and creates no data key.
+    assertKnownTermsVersion(input.profile.endUserTermsConsent);
     await this.claimKeys(platformId, customerId, platformCustomerId, umaAddress, now);
     // A nameless individual has nothing the sandbox suffix rule could read: it starts UNVERIFIED.
     const initialKycStatus: KycStatus =
@@ -76,6 +80,7 @@ export class CreateCustomerHandler implements ICommandHandler<CreateCustomer, Cu
       umaAddress,
       profile: { ...input.profile, ...profile },
       initialKycStatus,
+      contactChannels: requiredContactChannels(this.config, input.profile.email),
       now,
     });
     await this.hooks.runCustomerCreated({ platformId, customerId, customerType: input.customerType, createdAt: now });

@@ -16,6 +16,7 @@ import {
   VerificationError,
   VerificationStatus,
 } from '../domain/customer/customer.events';
+import { ContactChannelStatuses, ContactVerificationStatus } from '../domain/customer/contact-verification.events';
 
 /**
  * A customer exactly as `GET /customers/{id}` returns it (the reference's IndividualCustomer or
@@ -31,6 +32,8 @@ interface CustomerViewBase {
   phoneNumber: string | null;
   address: Address | null;
   endUserTermsConsent?: EndUserTermsConsent;
+  /** Only the channels the customer's provider requires; absent when it requires none. */
+  contactVerification?: ContactChannelStatuses;
   isDeleted: boolean;
   createdAt: string;
   updatedAt: string;
@@ -176,7 +179,11 @@ export interface DocumentView {
  * and the read model's own record (projections/customers/customer-record.ts) both carry it, so
  * commands and GETs answer the same view.
  */
-export type CustomerViewSource = { status: 'active' | 'deleted'; profile: Omit<CustomerProfile, 'taxIdentifier'> } & Pick<
+export type CustomerViewSource = {
+  status: 'active' | 'deleted';
+  profile: Omit<CustomerProfile, 'taxIdentifier'>;
+  contactVerification?: { email?: { status: ContactVerificationStatus }; phone?: { status: ContactVerificationStatus } };
+} & Pick<
   CustomerRecord,
   'customerId' | 'customerType' | 'platformCustomerId' | 'umaAddress' | 'kycStatus' | 'kybStatus' | 'createdAt' | 'updatedAt'
 >;
@@ -200,6 +207,7 @@ export function customerView(state: CustomerViewSource): StoredCustomerView {
     phoneNumber: profile.phoneNumber,
     address: profile.address,
     ...(profile.endUserTermsConsent ? { endUserTermsConsent: profile.endUserTermsConsent } : {}),
+    ...(state.contactVerification ? { contactVerification: contactVerificationView(state.contactVerification) } : {}),
     isDeleted: state.status === 'deleted',
     createdAt: state.createdAt,
     updatedAt: state.updatedAt,
@@ -224,6 +232,10 @@ export function customerView(state: CustomerViewSource): StoredCustomerView {
     beneficialOwners: profile.beneficialOwners.map((owner, index) => beneficialOwnerView(state, owner, index)),
     kybStatus: state.kybStatus ?? 'UNVERIFIED',
   };
+}
+
+function contactVerificationView(source: NonNullable<CustomerViewSource['contactVerification']>): ContactChannelStatuses {
+  return { ...(source.email ? { email: source.email.status } : {}), ...(source.phone ? { phone: source.phone.status } : {}) };
 }
 
 function businessInfoView(info: BusinessInfo | null): BusinessInfoView {

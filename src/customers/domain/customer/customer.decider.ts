@@ -11,7 +11,11 @@ import {
   VerificationStatus,
 } from './customer.events';
 import { businessRequirementErrors, IDENTITY_DOCUMENT_TYPES, individualRequirementErrors } from './verification-requirements';
-import { currentPersonalDataKeyId, withoutPersonalSecrets } from './personal-data-fields';
+import { decideErasure, withoutPersonalSecrets } from './personal-data-fields';
+import { ContactChannel, ContactVerificationCommand, ContactVerificationState, contactVerificationAfterUpdate, contactVerificationAtCreation } from './contact-verification';
+import { decideContactVerification, evolveContactVerification, gateVerification } from './contact-verification';
+import { assertKnownTermsVersion } from './end-user-terms';
+import { decideInternalAccounts } from './internal-accounts-opened';
 
 export interface VerificationRecord {
   verificationId: string;
@@ -38,6 +42,8 @@ export interface CustomerRecord {
   internalAccountIds?: string[];
   /** Data keys erased so far, oldest first (absent before the first erasure). */
   erasedPersonalDataKeyIds?: string[];
+  /** The channels the provider requires and their progress (absent when none is required). */
+  contactVerification?: ContactVerificationState;
 }
 
 /** JSON-serialisable (the read model keeps it), a discriminated union on `status`. */
@@ -65,6 +71,8 @@ export type CustomerCommand =
       profile: CustomerProfile;
       /** Individuals only: the sandbox status fixed at creation. */
       initialKycStatus: KycStatus;
+      /** The channels the customer's provider requires verified (src/customers/contact-verification-providers.ts). */
+      contactChannels?: ContactChannel[];
       now: string;
     }
   | {
@@ -90,7 +98,8 @@ export type CustomerCommand =
       erasedBy: string;
       reason: string;
       now: string;
-    };
+    }
+  | ContactVerificationCommand;
 
 function requireActive(state: CustomerState): asserts state is { status: 'active' } & CustomerRecord {
   if (state.status === 'none') throw new DomainError('USER_NOT_FOUND', 'Customer not found');
@@ -104,7 +113,9 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEv
     switch (command.type) {
       case 'CreateCustomer': {
         if (state.status !== 'none') return [];
+        assertKnownTermsVersion(command.profile.endUserTermsConsent);
         const base = { customerId: command.customerId, platformId: command.platformId };
+        const contactEvents = contactVerificationAtCreation(base, command.contactChannels, command.now);
         const created: CustomerEvent = {
           type: 'CustomerCreated',
           data: {
@@ -123,6 +134,7 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEv
               type: 'CustomerKycStatusChanged',
               data: { ...base, previousStatus: null, kycStatus: command.initialKycStatus, verificationId: null, changedAt: command.now },
             },
+            ...contactEvents,
           ];
         }
         return [
@@ -138,11 +150,13 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEv
               changedAt: command.now,
             },
           },
+          ...contactEvents,
         ];
       }
 
       case 'UpdateCustomer': {
         requireActive(state);
+        assertKnownTermsVersion(command.changes.endUserTermsConsent);
         const changes: Partial<CustomerProfile> = {};
         for (const [key, value] of Object.entries(command.changes) as [keyof CustomerProfile, unknown][]) {
           if (value === undefined) continue;
@@ -161,12 +175,12 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEv
               updatedAt: command.now,
             },
           },
+          ...contactVerificationAfterUpdate(state, changes, command.now),
         ];
       }
 
       case 'DeleteCustomer': {
-        if (state.status === 'none') throw new DomainError('USER_NOT_FOUND', 'Customer not found');
-        if (state.status === 'deleted') throw new DomainError('CUSTOMER_DELETED', 'The customer was deleted');
+        requireActive(state);
         return [
           {
             type: 'CustomerDeleted',
@@ -181,21 +195,8 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEv
         ];
       }
 
-      case 'OpenInternalAccounts': {
-        if (state.status === 'none') throw new DomainError('USER_NOT_FOUND', 'Customer not found');
-        // An account already recorded here was decided while the customer was active: opening it
-        // finishes that decision (a crash between the two appends), even after a deletion.
-        const recorded = new Set(state.internalAccountIds ?? []);
-        const accounts = command.accounts.filter((account) => !recorded.has(account.accountId));
-        if (accounts.length === 0) return [];
-        if (state.status === 'deleted') throw new DomainError('CUSTOMER_DELETED', 'The customer was deleted');
-        return [
-          {
-            type: 'CustomerInternalAccountsOpened',
-            data: { customerId: state.customerId, platformId: state.platformId, accounts, openedAt: command.now },
-          },
-        ];
-      }
+      case 'OpenInternalAccounts':
+        return decideInternalAccounts(command, state);
 
       case 'UploadDocument': {
         requireActive(state);
@@ -203,28 +204,15 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEv
         return [{ type: 'DocumentUploaded', data: { ...command.document, customerId: state.customerId, platformId: state.platformId } }];
       }
 
-      case 'ErasePersonalData': {
-        if (state.status === 'none') throw new DomainError('USER_NOT_FOUND', 'Customer not found');
-        // Erased before and nothing sealed since: a repeated erasure is a no-op.
-        if ((state.erasedPersonalDataKeyIds?.length ?? 0) > 0 && !command.currentKeyExists) return [];
-        return [
-          {
-            type: 'CustomerPersonalDataErased',
-            data: {
-              customerId: state.customerId,
-              platformId: state.platformId,
-              keyId: currentPersonalDataKeyId(state),
-              erasedBy: command.erasedBy,
-              reason: command.reason,
-              erasedAt: command.now,
-            },
-          },
-        ];
-      }
+      case 'ErasePersonalData':
+        return decideErasure(command, state);
 
       case 'SubmitVerification':
         requireActive(state);
-        return state.customerType === 'INDIVIDUAL' ? decideIndividualVerification(command, state) : decideBusinessVerification(command, state);
+        return gateVerification(state, state.customerType === 'INDIVIDUAL' ? decideIndividualVerification(command, state) : decideBusinessVerification(command, state));
+
+      default: // the contact verification commands
+        return decideContactVerification(command, state);
     }
   },
 
@@ -292,6 +280,8 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEv
           erasedPersonalDataKeyIds: [...(state.erasedPersonalDataKeyIds ?? []), event.data.keyId],
           updatedAt: event.data.erasedAt,
         };
+      default: // the contact verification events
+        return state.status === 'none' ? state : evolveContactVerification(state, event);
       case 'VerificationSubmitted':
         if (state.status === 'none') return state;
         return {

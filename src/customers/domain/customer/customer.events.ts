@@ -1,4 +1,5 @@
 import { PersonalSecret } from '../../../infra/domain/personal-secret';
+import { CONTACT_VERIFICATION_EVENT_TYPES, ContactVerificationEvent } from './contact-verification.events';
 
 /**
  * Events of the customer stream (`customer-<uuid>`). Documents and verifications live in the
@@ -269,7 +270,8 @@ export type CustomerEvent =
   | CustomerKybStatusChanged
   | DocumentUploaded
   | VerificationSubmitted
-  | CustomerPersonalDataErased;
+  | CustomerPersonalDataErased
+  | ContactVerificationEvent;
 
 export const CUSTOMER_EVENT_TYPES: CustomerEvent['type'][] = [
   'CustomerCreated',
@@ -281,4 +283,5 @@ export const CUSTOMER_EVENT_TYPES: CustomerEvent['type'][] = [
   'DocumentUploaded',
   'VerificationSubmitted',
   'CustomerPersonalDataErased',
+  ...CONTACT_VERIFICATION_EVENT_TYPES,
 ];

@@ -1,5 +1,6 @@
+import { DomainError } from '../../../infra/domain/domain-error';
 import { personalDataKeyId } from '../../../infra/domain/personal-secret';
-import { CustomerProfile, DocumentRecord } from './customer.events';
+import { CustomerEvent, CustomerProfile, DocumentRecord } from './customer.events';
 
 /**
  * The customer's secret personal fields, sealed with the customer's data key before they enter an
@@ -40,4 +41,27 @@ export function withoutPersonalSecrets(profile: CustomerProfile, documents: Docu
     },
     documents: documents.map((document) => (document.documentNumber === null ? document : { ...document, documentNumber: null })),
   };
+}
+
+/** The customer decider's `ErasePersonalData` (split out to keep the decider small). */
+export function decideErasure(
+  command: { currentKeyExists: boolean; erasedBy: string; reason: string; now: string },
+  state: { status: 'none' } | { status: 'active' | 'deleted'; customerId: string; platformId: string; erasedPersonalDataKeyIds?: string[] },
+): CustomerEvent[] {
+  if (state.status === 'none') throw new DomainError('USER_NOT_FOUND', 'Customer not found');
+  // Erased before and nothing sealed since: a repeated erasure is a no-op.
+  if ((state.erasedPersonalDataKeyIds?.length ?? 0) > 0 && !command.currentKeyExists) return [];
+  return [
+    {
+      type: 'CustomerPersonalDataErased',
+      data: {
+        customerId: state.customerId,
+        platformId: state.platformId,
+        keyId: currentPersonalDataKeyId(state),
+        erasedBy: command.erasedBy,
+        reason: command.reason,
+        erasedAt: command.now,
+      },
+    },
+  ];
 }
