@@ -1,5 +1,6 @@
 import { Projection } from '../src/infra/projections/projection';
 import { apiTokensProjection } from './api-tokens/api-tokens.projection';
+import { bulkImportJobsProjection } from './bulk-import-jobs/bulk-import-jobs.projection';
 import { cardsProjection } from './cards/cards.projection';
 import { customersProjection } from './customers/customers.projection';
 import { externalAccountsProjection } from './external-accounts/external-accounts.projection';
@@ -29,4 +30,5 @@ export const ALL_PROJECTIONS: Projection[] = [
   scaFactorsProjection,
   invitationsProjection,
   apiTokensProjection,
+  bulkImportJobsProjection,
 ];

@@ -8,9 +8,18 @@ import { PersonalDataKeys } from '../infra/crypto/personal-data';
 import { PG_POOL } from '../infra/postgres/pool';
 import { EventStoreService } from '../infra/event-store/event-store.service';
 import { ReactorRegistry } from '../infra/infra.module';
+import { TaskScheduler } from '../infra/queue/task-scheduler';
+import { currentContext, runWithContext } from '../infra/request-context';
 import { readStreamUpTo } from '../webhooks';
 import { WebhookMappers } from '../webhooks';
 import { WebhooksModule } from '../webhooks';
+import { BULK_IMPORT_FILES_DDL, BulkImportFiles } from './bulk-import/bulk-import-files';
+import { bulkImportWebhookMapper } from './bulk-import-webhooks';
+import { AcceptBulkImportHandler } from './commands/accept-bulk-import';
+import { RunBulkImport, RunBulkImportHandler } from './commands/run-bulk-import';
+import { BulkImportController } from './http/bulk-import.controller';
+import { BulkImportQuery } from './queries/bulk-import.query';
+import { BULK_IMPORT_TASK, bulkImportReactor } from './reactors/bulk-import.reactor';
 import { CUSTOMER_WEBHOOK_EVENT_TYPES, customerWebhooks, openCustomerWebhooks } from './customer-webhooks';
 import { CustomerLifecycleHooks } from './customer-lifecycle-hooks';
 import { ActiveCustomers } from './commands/active-customers';
@@ -34,7 +43,13 @@ import { customerLifecycleReactor } from './reactors/customer-lifecycle.reactor'
  */
 @Module({
   imports: [WebhooksModule, AuditModule],
+  // Bulk import's routes live here, not in CustomersHttpModule: `customers/bulk/...` never meets `customers/:customerId`.
+  controllers: [BulkImportController],
   providers: [
+    AcceptBulkImportHandler,
+    RunBulkImportHandler,
+    BulkImportFiles,
+    BulkImportQuery,
     CreateCustomerHandler,
     UpdateCustomerHandler,
     DeleteCustomerHandler,
@@ -63,10 +78,18 @@ export class CustomersModule implements OnModuleInit {
     private readonly auditLocators: AuditResourceLocators,
     @Inject(PG_POOL) private readonly pool: Pool,
     private readonly personalData: PersonalDataKeys,
+    private readonly tasks: TaskScheduler,
   ) {}
 
   async onModuleInit(): Promise<void> {
     await this.pool.query(DOCUMENT_FILES_DDL);
+    await this.pool.query(BULK_IMPORT_FILES_DDL);
+    this.reactors.register(bulkImportReactor(this.tasks));
+    this.tasks.register(BULK_IMPORT_TASK, (payload) =>
+      // The customers a job creates are the uploader's work (audit history), not the task's.
+      runWithContext({ ...currentContext()!, actor: String(payload.actor ?? currentContext()!.actor) }, () => this.commandBus.execute(new RunBulkImport(payload.subjectId))),
+    );
+    this.webhookMappers.register(bulkImportWebhookMapper(this.events));
     this.reactors.register(customerLifecycleReactor(this.hooks, this.commandBus));
     this.auditLocators.register(customerAuditLocator(this.pool));
     this.auditLocators.registerPresenter(customerAuditPresenter);

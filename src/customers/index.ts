@@ -12,5 +12,8 @@ export type { CustomerEvent } from './domain/customer/customer.events';
 export type { ContactVerificationStatus } from './domain/customer/contact-verification.events';
 export type { BeneficialOwner, CustomerProfile, CustomerType, DocumentRecord, KybStatus, KycStatus } from './domain/customer/customer.events';
 export { customerView, documentView, verificationView } from './queries/customer.view';
+export { BULK_IMPORT_EVENT_TYPES } from './domain/bulk-import/bulk-import.events';
+export type { BulkImportEvent, BulkImportRowResult } from './domain/bulk-import/bulk-import.events';
+export type { BulkImportJobSummary } from './queries/bulk-import.view';
 export type { CustomerView } from './queries/customer.view';
 export { CustomersQuery } from './queries/customers.query';

@@ -20,6 +20,7 @@ export const ID_PREFIXES = [
   'Platform',
   'ScaFactor',
   'ScaFactorReset',
+  'Job',
   'WebhookDelivery',
   'LookupRequest',
   'Invitation',

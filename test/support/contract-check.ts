@@ -56,6 +56,12 @@ const SPEC_OVER_REFERENCE: Array<{ operation: string; status: number; code: stri
     code: 'INVALID_INPUT',
     why: 'a bad filter or cursor is refused listing every bad field (docs/api.md, as on every list); the reference declares no error answers for this list',
   },
+  {
+    operation: 'POST /customers/bulk/csv',
+    status: 400,
+    code: 'INVALID_INPUT',
+    why: 'issue 25: a file that cannot become a job (no CSV part, unreadable, a bad header, over 10 MB or 10,000 rows) is refused at once (docs/customers.md); the reference declares only 202',
+  },
 ];
 
 export function checkAnswer(method: string, path: string, response: Pick<Response, 'status' | 'body' | 'text'>): void {
