@@ -1,9 +1,7 @@
 import { FieldError } from '../../infra/domain/domain-error';
-import { checkBody } from '../../infra/http/validation';
 import { CreateCustomerInput } from '../commands/create-customer';
 import { BulkImportRowError } from '../domain/bulk-import/bulk-import.events';
-import { businessProfile, identificationAliasErrors, individualProfile } from '../http/customer-mapping';
-import { CUSTOMER_TYPES, CreateBusinessCustomerDto, CreateIndividualCustomerDto } from '../http/customers.dto';
+import { checkCreateCustomerBody } from '../http/customers.controller';
 import { CsvTable } from './csv';
 
 /** The reference's columns (uploadCustomersCsv); any other column is refused with the file. */
@@ -80,7 +78,7 @@ export function customerInputOf(row: CustomerRow, cellCount: number, headerCount
       if (row[column] !== undefined) errors.push({ field: column, constraint: {}, message: `${column} is only for ${other} customers` });
     }
   }
-  const checked = type === 'BUSINESS' ? checkBusiness(row) : checkIndividual(row);
+  const checked = checkRow(row);
   for (const error of checked.errors) {
     const field = BODY_PATH_COLUMNS[error.field] ?? error.field;
     if (!errors.some((known) => known.field === field)) errors.push({ ...error, field, message: error.message.replace(error.field, field) });
@@ -110,32 +108,18 @@ function compact(body: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
 }
 
-function checkIndividual(row: CustomerRow): { input?: CreateCustomerInput; errors: FieldError[] } {
-  const body = compact({
-    customerType: row.customerType, platformCustomerId: row.platformCustomerId, umaAddress: row.umaAddress,
-    fullName: row.fullName, birthDate: row.birthDate, email: row.email, address: addressOf(row),
-  });
-  const { value, errors } = checkBody(CreateIndividualCustomerDto, body);
-  for (const error of errors) {
-    // As POST /customers says it: this DTO takes only INDIVIDUAL, a bad value names every type.
-    if (error.field === 'customerType' && error.constraint.enum) {
-      error.constraint = { enum: CUSTOMER_TYPES };
-      error.message = `customerType must be one of ${CUSTOMER_TYPES.join(', ')}`;
-    }
-  }
-  if (errors.length === 0) errors.push(...identificationAliasErrors(value));
-  if (errors.length > 0) return { errors };
-  const input = { customerType: 'INDIVIDUAL' as const, platformCustomerId: value.platformCustomerId ?? null, umaAddress: value.umaAddress ?? null, profile: individualProfile(value) };
-  return { input, errors };
-}
-
-function checkBusiness(row: CustomerRow): { input?: CreateCustomerInput; errors: FieldError[] } {
-  const businessInfo = compact({ legalName: row.businessLegalName, registrationNumber: row.businessRegistrationNumber, taxId: row.businessTaxId });
-  const body = compact({ customerType: 'BUSINESS', platformCustomerId: row.platformCustomerId, umaAddress: row.umaAddress, address: addressOf(row), businessInfo });
-  const { value, errors } = checkBody(CreateBusinessCustomerDto, body);
-  if (errors.length > 0) return { errors };
-  const input = { customerType: 'BUSINESS' as const, platformCustomerId: value.platformCustomerId ?? null, umaAddress: value.umaAddress ?? null, profile: businessProfile(value) };
-  return { input, errors };
+/** The row as the body `POST /customers` would get, checked by the same parse. */
+function checkRow(row: CustomerRow): { input: CreateCustomerInput | null; errors: FieldError[] } {
+  const body = row.customerType === 'BUSINESS'
+    ? compact({
+        customerType: 'BUSINESS', platformCustomerId: row.platformCustomerId, umaAddress: row.umaAddress, address: addressOf(row),
+        businessInfo: compact({ legalName: row.businessLegalName, registrationNumber: row.businessRegistrationNumber, taxId: row.businessTaxId }),
+      })
+    : compact({
+        customerType: row.customerType, platformCustomerId: row.platformCustomerId, umaAddress: row.umaAddress,
+        fullName: row.fullName, birthDate: row.birthDate, email: row.email, address: addressOf(row),
+      });
+  return checkCreateCustomerBody(body);
 }
 
 /**

@@ -10,7 +10,7 @@ import { Idempotent } from '../../infra/http/route-metadata';
 import { checkBody, throwIfAny } from '../../infra/http/validation';
 import { customerNotFound, deletedCustomerConflict } from '../customers.errors';
 import { ActiveCustomers } from '../commands/active-customers';
-import { CreateCustomer } from '../commands/create-customer';
+import { CreateCustomer, CreateCustomerInput } from '../commands/create-customer';
 import { DeleteCustomer } from '../commands/delete-customer';
 import { UpdateCustomer } from '../commands/update-customer';
 import { CustomerView } from '../queries/customer.view';
@@ -87,39 +87,11 @@ export class CustomersController {
     },
   })
   async create(@Req() request: PlatformRequest, @Body() body: unknown): Promise<CustomerView> {
-    const platformId = request.platform.platformId;
-    const isBusiness = (body as { customerType?: unknown } | null)?.customerType === 'BUSINESS';
-    if (isBusiness) {
-      const { value, errors } = checkBody(CreateBusinessCustomerDto, body);
-      throwIfAny(errors);
-      return this.commandBus.execute(
-        new CreateCustomer(platformId, {
-          customerType: 'BUSINESS',
-          platformCustomerId: value.platformCustomerId ?? null,
-          umaAddress: value.umaAddress ?? null,
-          profile: businessProfile(value),
-        }),
-      );
-    }
-    const { value, errors } = checkBody(CreateIndividualCustomerDto, body);
-    for (const error of errors) {
-      // This DTO allows only INDIVIDUAL (BUSINESS bodies use the other one): a bad value names every type.
-      if (error.field === 'customerType' && error.constraint.enum) {
-        error.constraint = { enum: CUSTOMER_TYPES };
-        error.message = `customerType must be one of ${CUSTOMER_TYPES.join(', ')}`;
-      }
-    }
-    if (errors.length === 0) errors.push(...identificationAliasErrors(value));
+    const { input, errors } = checkCreateCustomerBody(body);
     throwIfAny(errors);
-    return this.commandBus.execute(
-      new CreateCustomer(platformId, {
-        customerType: 'INDIVIDUAL',
-        platformCustomerId: value.platformCustomerId ?? null,
-        umaAddress: value.umaAddress ?? null,
-        profile: individualProfile(value),
-      }),
-    );
+    return this.commandBus.execute(new CreateCustomer(request.platform.platformId, input!));
   }
+
 
   @Get()
   @RequiresPermission('VIEW')
@@ -209,4 +181,27 @@ export class CustomersController {
 function typeChangeErrors(given: string | undefined, current: string): FieldError[] {
   if (given === undefined || given === current || !(CUSTOMER_TYPES as readonly string[]).includes(given)) return [];
   return [{ field: 'customerType', constraint: { enum: [current] }, message: `customerType cannot be changed; this customer is ${current}` }];
+}
+
+/**
+ * The body of `POST /customers` as CreateCustomer takes it, or every bad field: the one parse
+ * that the route and each row of a bulk import share.
+ */
+export function checkCreateCustomerBody(body: unknown): { input: CreateCustomerInput; errors: [] } | { input: null; errors: FieldError[] } {
+  if ((body as { customerType?: unknown } | null)?.customerType === 'BUSINESS') {
+    const { value, errors } = checkBody(CreateBusinessCustomerDto, body);
+    if (errors.length > 0) return { input: null, errors };
+    return { input: { customerType: 'BUSINESS', platformCustomerId: value.platformCustomerId ?? null, umaAddress: value.umaAddress ?? null, profile: businessProfile(value) }, errors: [] };
+  }
+  const { value, errors } = checkBody(CreateIndividualCustomerDto, body);
+  for (const error of errors) {
+    // This DTO allows only INDIVIDUAL (BUSINESS bodies use the other one): a bad value names every type.
+    if (error.field === 'customerType' && error.constraint.enum) {
+      error.constraint = { enum: CUSTOMER_TYPES };
+      error.message = `customerType must be one of ${CUSTOMER_TYPES.join(', ')}`;
+    }
+  }
+  if (errors.length === 0) errors.push(...identificationAliasErrors(value));
+  if (errors.length > 0) return { input: null, errors };
+  return { input: { customerType: 'INDIVIDUAL', platformCustomerId: value.platformCustomerId ?? null, umaAddress: value.umaAddress ?? null, profile: individualProfile(value) }, errors: [] };
 }
