@@ -3,8 +3,8 @@ import { Projection } from '../../src/infra/projections/projection';
 /** `platform_configs`: one row per platform, the configuration `GET /config` returns. */
 export const platformConfigProjection: Projection = {
   name: 'platform-config',
-  // 2: umaDomain and cardTokenization2faConfig columns.
-  version: 2,
+  // 2: umaDomain and cardTokenization2faConfig columns. 3: is_regulated_financial_institution.
+  version: 3,
   tables: ['platform_configs'],
   schema: (t) => [
     `CREATE TABLE IF NOT EXISTS ${t('platform_configs')} (
@@ -16,6 +16,7 @@ export const platformConfigProjection: Projection = {
        embedded_wallet_config jsonb NOT NULL,
        uma_domain text,
        card_tokenization_2fa_config jsonb,
+       is_regulated_financial_institution boolean NOT NULL,
        created_at timestamptz NOT NULL,
        updated_at timestamptz NOT NULL
      )`,
@@ -28,8 +29,8 @@ export const platformConfigProjection: Projection = {
       tx.execute(
         `INSERT INTO ${tx.table('platform_configs')}
            (platform_id, name, webhook_endpoint, supported_currencies, fee_configs, embedded_wallet_config, uma_domain,
-            card_tokenization_2fa_config, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) ON CONFLICT (platform_id) DO NOTHING`,
+            card_tokenization_2fa_config, is_regulated_financial_institution, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) ON CONFLICT (platform_id) DO NOTHING`,
         [
           data.platformId,
           data.name,
@@ -39,6 +40,7 @@ export const platformConfigProjection: Projection = {
           JSON.stringify(config.embeddedWalletConfig),
           config.umaDomain ?? null,
           config.cardTokenization2faConfig ? JSON.stringify(config.cardTokenization2faConfig) : null,
+          config.isRegulatedFinancialInstitution ?? true,
           data.registeredAt,
         ],
       );

@@ -17,3 +17,4 @@ export type { BulkImportEvent, BulkImportRowResult } from './domain/bulk-import/
 export type { BulkImportJobSummary } from './queries/bulk-import.view';
 export type { CustomerView } from './queries/customer.view';
 export { CustomersQuery } from './queries/customers.query';
+export { assertEndUserTermsAccepted } from './domain/customer/end-user-terms';

@@ -24,6 +24,12 @@ export interface AppConfig {
   projectorThread: boolean;
   platformClientId: string | null;
   platformClientSecret: string | null;
+  /**
+   * Whether the sandbox platform registered at first start is a regulated financial institution
+   * (`SANDBOX_PLATFORM_REGULATED`, default true). `false`: its customers must accept the End User
+   * Terms before they move money (403 END_USER_TERMS_NOT_ACCEPTED).
+   */
+  sandboxPlatformRegulated: boolean;
   /** Prefix for BullMQ queues and Redis keys (isolates test runs sharing one Redis). */
   queuePrefix: string;
   /** Root for local state (embedded Postgres, Redis, generated credentials, master key). */
@@ -155,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, resolved: { databaseUrl: stri
     projectorThread: false,
     platformClientId: env.PLATFORM_CLIENT_ID || null,
     platformClientSecret: env.PLATFORM_CLIENT_SECRET || null,
+    sandboxPlatformRegulated: env.SANDBOX_PLATFORM_REGULATED !== 'false',
     queuePrefix: env.QUEUE_PREFIX || 'payments',
     dataDir: env.DATA_DIR || '.data',
     masterKeyHex,

@@ -41,7 +41,7 @@ export class PlatformsService {
       if (existing) {
         await this.credentials.store(existing, platformClientId, platformClientSecret);
       } else {
-        await this.createPlatform({ clientId: platformClientId, clientSecret: platformClientSecret });
+        await this.createPlatform({ clientId: platformClientId, clientSecret: platformClientSecret, config: this.sandboxConfig() });
       }
       logger.info('sandbox platform credentials from the environment', { clientId: platformClientId });
       return;
@@ -54,10 +54,14 @@ export class PlatformsService {
         return;
       }
     }
-    const created = await this.createPlatform();
+    const created = await this.createPlatform({ config: this.sandboxConfig() });
     fs.mkdirSync(dataDir, { recursive: true });
     fs.writeFileSync(file, JSON.stringify(created, null, 2) + '\n', { mode: 0o600 });
     printCredentials(created, file, true);
+  }
+
+  private sandboxConfig(): PlatformRegistration['config'] {
+    return { isRegulatedFinancialInstitution: this.config.sandboxPlatformRegulated };
   }
 }
 

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { CustomersQuery } from '../../customers';
+import { assertEndUserTermsAccepted, CustomersQuery } from '../../customers';
 import { DomainError, ValidationError } from '../../infra/domain/domain-error';
 import { newId } from '../../infra/ids';
-import { PlatformConfigQuery } from '../../platforms';
+import { PlatformConfig, PlatformConfigQuery } from '../../platforms';
 import { lastThree } from '../../sandbox';
 import { verificationRequiredRefusal } from '../domain/external-account/ownership-rules';
 import { TransferParties } from '../domain/transaction/transaction.events';
@@ -59,9 +59,11 @@ export class TransferPartiesResolver {
       const message = external.customerId ? 'The external account belongs to another customer' : "The external account is the platform's own, not the customer's";
       throw new ValidationError([{ field, constraint: {}, message }]);
     }
-    const customer = internal.customerId ? await this.approvedCustomer(platformId, internal.customerId) : null;
+    const config = await this.platformConfig.findRaw(platformId);
+    if (!config) throw new Error(`No platform configuration read model for ${platformId}`);
+    const customer = internal.customerId ? await this.approvedCustomer(config, platformId, internal.customerId) : null;
     const amount = request.amount ?? (await this.sweepAmount(platformId, internal, direction));
-    await this.assertAmountInRange(platformId, internal.currency, amount);
+    assertAmountInRange(config, internal.currency, amount);
     // A wallet whose ownership is unproven receives only up to the travel rule's threshold.
     const unverified = direction === 'OUT' ? verificationRequiredRefusal(external, amount) : null;
     if (unverified) throw unverified;
@@ -83,16 +85,20 @@ export class TransferPartiesResolver {
   }
 
   /**
-   * The customer behind a transfer, who must be approved to transact. The transfer operations
-   * declare no 403 or 410: a customer not (yet) approved is a request that cannot be carried out
-   * as it stands (400 INVALID_INPUT, the status in `details`), a deleted one is gone (404).
+   * The customer behind a transfer, who must be approved to transact (and, on an unregulated
+   * platform, have accepted the End User Terms). The transfer operations declare no 403 or 410: a
+   * customer not (yet) approved is a request that cannot be carried out as it stands (400
+   * INVALID_INPUT, the status or the code as `details.reason`), a deleted one is gone (404).
    */
-  private async approvedCustomer(platformId: string, customerId: string) {
+  private async approvedCustomer(platform: PlatformConfig, platformId: string, customerId: string) {
     try {
-      return await this.customers.findApprovedToTransact(platformId, customerId);
+      const customer = await this.customers.findApprovedToTransact(platformId, customerId);
+      assertEndUserTermsAccepted(platform, customer);
+      return customer;
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       if (error.code === 'FORBIDDEN') throw new DomainError('INVALID_INPUT', error.message, error.details);
+      if (error.code === 'END_USER_TERMS_NOT_ACCEPTED') throw new DomainError('INVALID_INPUT', error.message, { ...error.details, reason: error.code });
       if (error.code === 'CUSTOMER_DELETED') throw new DomainError('USER_NOT_FOUND', 'Customer not found');
       throw error;
     }
@@ -124,15 +130,15 @@ export class TransferPartiesResolver {
     return found;
   }
 
-  private async assertAmountInRange(platformId: string, currency: string, amount: number): Promise<void> {
-    const config = await this.platformConfig.findRaw(platformId);
-    const limits = config?.supportedCurrencies.find((entry) => entry.currencyCode === currency);
-    if (limits && (amount < limits.minAmount || amount > limits.maxAmount)) {
-      throw new DomainError('AMOUNT_OUT_OF_RANGE', `amount must be from ${limits.minAmount} to ${limits.maxAmount} for ${currency}`, {
-        minAmount: limits.minAmount,
-        maxAmount: limits.maxAmount,
-      });
-    }
+}
+
+function assertAmountInRange(config: PlatformConfig, currency: string, amount: number): void {
+  const limits = config.supportedCurrencies.find((entry) => entry.currencyCode === currency);
+  if (limits && (amount < limits.minAmount || amount > limits.maxAmount)) {
+    throw new DomainError('AMOUNT_OUT_OF_RANGE', `amount must be from ${limits.minAmount} to ${limits.maxAmount} for ${currency}`, {
+      minAmount: limits.minAmount,
+      maxAmount: limits.maxAmount,
+    });
   }
 }
 

@@ -34,6 +34,7 @@ export interface PlatformCurrencyConfigView {
  *     { "currencyCode": "EUR", "minAmount": 100, "maxAmount": 500000000, "requiredCounterpartyFields": [{ "name": "FULL_NAME", "mandatory": true }], "enabledTransactionTypes": ["OUTGOING"] }
  *   ],
  *   "embeddedWalletConfig": { "rpId": "app.example.com", "allowedOrigins": ["https://app.example.com"], "appName": "Example Pay", "otpLength": 6 },
+ *   "isRegulatedFinancialInstitution": false,
  *   "feeConfigs": [{ "feeType": "CROSS_CURRENCY_TRANSACTION", "sourceCurrency": "USD", "variableFeeBps": 15, "fixedFee": { "amount": 0, "currency": "USD" } }],
  *   "name": "Example Pay",
  *   "webhookPublicKey": "-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEoktrNKcIHvF8HG5qbSTZsz3a4uFl\nc84fxZE2CmJLuEnr/N4TTWYYPwSWWytBxz9oPGT0fe55AqqYemGdFAxMyg==\n-----END PUBLIC KEY-----\n",
@@ -49,6 +50,8 @@ export interface PlatformConfigView {
   supportedCurrencies: PlatformCurrencyConfigView[];
   embeddedWalletConfig: EmbeddedWalletConfig;
   cardTokenization2faConfig: CardTokenization2faConfig | null;
+  /** Set by the operator at registration; an unregulated platform's customers must accept the End User Terms. */
+  isRegulatedFinancialInstitution: boolean;
   feeConfigs: FeeConfigWire[];
   name: string;
   /** PEM (SPKI) key that verifies X-Service-Signature on webhooks. */
@@ -77,7 +80,7 @@ export class PlatformConfigQuery {
     const result = await lookup(
       this.pool,
       `SELECT name, webhook_endpoint, supported_currencies, fee_configs, embedded_wallet_config, uma_domain,
-              card_tokenization_2fa_config, created_at, updated_at
+              card_tokenization_2fa_config, is_regulated_financial_institution, created_at, updated_at
          FROM platform_configs WHERE platform_id = $1`,
       [platformId],
     );
@@ -91,6 +94,7 @@ export class PlatformConfigQuery {
       embeddedWalletConfig: row.embedded_wallet_config,
       ...(row.uma_domain !== null ? { umaDomain: row.uma_domain } : {}),
       ...(row.card_tokenization_2fa_config !== null ? { cardTokenization2faConfig: row.card_tokenization_2fa_config } : {}),
+      isRegulatedFinancialInstitution: row.is_regulated_financial_institution,
       createdAt: new Date(row.created_at).toISOString(),
       updatedAt: new Date(row.updated_at).toISOString(),
     };
@@ -108,6 +112,7 @@ export class PlatformConfigQuery {
       supportedCurrencies: raw.supportedCurrencies.map(currencyView),
       embeddedWalletConfig: raw.embeddedWalletConfig,
       cardTokenization2faConfig: raw.cardTokenization2faConfig ?? null,
+      isRegulatedFinancialInstitution: raw.isRegulatedFinancialInstitution ?? true,
       feeConfigs: raw.feeConfigs.filter(isActiveFee).map(feeConfigToWire),
       name: raw.name,
       webhookPublicKey,

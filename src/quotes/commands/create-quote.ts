@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AccountsLedger, insufficientFunds } from '../../accounts';
-import { CustomersQuery } from '../../customers';
+import { assertEndUserTermsAccepted, CustomersQuery } from '../../customers';
 import { APP_CONFIG, AppConfig } from '../../infra/config';
 import { DomainError, ValidationError } from '../../infra/domain/domain-error';
 import { newId } from '../../infra/ids';
@@ -93,6 +93,7 @@ export class CreateQuoteHandler implements ICommandHandler<CreateQuote, QuoteVie
     );
     const destinationLookup = sourceLookup.then((source) => this.parties.destination(platformId, request, source));
     const [platform, source, customer, destination] = await inOrder(platformLookup, sourceLookup, customerLookup, destinationLookup);
+    if (customer) assertEndUserTermsAccepted(platform, customer);
     if (destination.internalAccountId !== null && destination.internalAccountId === source.account?.accountId) {
       throw new DomainError('SELF_PAYMENT', 'The source and the destination are the same account');
     }

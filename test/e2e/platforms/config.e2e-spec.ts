@@ -24,10 +24,11 @@ describe('platform configuration', () => {
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     expect(Object.keys(response.body).sort()).toEqual(
       [
-        'createdAt', 'embeddedWalletConfig', 'feeConfigs', 'id', 'name', 'supportedCurrencies', 'updatedAt',
-        'walletEnclavePublicKey', 'webhookPublicKey',
+        'createdAt', 'embeddedWalletConfig', 'feeConfigs', 'id', 'isRegulatedFinancialInstitution', 'name', 'supportedCurrencies',
+        'updatedAt', 'walletEnclavePublicKey', 'webhookPublicKey',
       ].sort(),
     );
+    expect(response.body.isRegulatedFinancialInstitution).toBe(true);
     expect(response.body.id).toBe(testApp.platform.platformId);
     // Not set yet: omitted rather than null.
     expect(response.body).not.toHaveProperty('webhookEndpoint');

@@ -28,3 +28,20 @@ export function assertKnownTermsVersion(consent: EndUserTermsConsent | null | un
     ],
   });
 }
+
+/**
+ * 403 END_USER_TERMS_NOT_ACCEPTED: on an unregulated platform a customer moves money only once the
+ * platform has recorded the customer's acceptance of the End User Terms (`endUserTermsConsent`, on
+ * creation or a later PATCH). A regulated platform carries its own terms; platforms registered
+ * before the setting existed are regulated.
+ */
+export function assertEndUserTermsAccepted(
+  platform: { isRegulatedFinancialInstitution?: boolean },
+  customer: { id: string; endUserTermsConsent?: EndUserTermsConsent | null },
+): void {
+  if (platform.isRegulatedFinancialInstitution !== false || customer.endUserTermsConsent) return;
+  throw new DomainError('END_USER_TERMS_NOT_ACCEPTED', 'The customer has not accepted the End User Terms', {
+    customerId: customer.id,
+    termsVersion: currentEndUserTerms().version,
+  });
+}

@@ -41,6 +41,7 @@ export const DEFAULT_SANDBOX_CONFIG: PlatformConfig = {
   })),
   feeConfigs: [],
   embeddedWalletConfig: { rpId: 'localhost', allowedOrigins: ['http://localhost:3000'] },
+  isRegulatedFinancialInstitution: true,
 };
 
 export const platformDecider: Decider<PlatformCommand, PlatformState, PlatformEvent> = {

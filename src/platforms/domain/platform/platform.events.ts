@@ -74,6 +74,12 @@ export interface PlatformConfig {
   umaDomain?: string;
   /** Card-tokenization authentication branding; absent until set. */
   cardTokenization2faConfig?: CardTokenization2faConfig;
+  /**
+   * Set once, at registration (the reference: only the operator sets it). An unregulated platform's
+   * customers must have accepted the End User Terms before they move money. Absent on events
+   * written before it existed: regulated, as those platforms behaved.
+   */
+  isRegulatedFinancialInstitution?: boolean;
 }
 
 export type PlatformRegistered = {
