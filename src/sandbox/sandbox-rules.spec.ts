@@ -14,13 +14,16 @@ describe('sandbox magic values (DECISIONS.md section 5)', () => {
     ['Jane Doe001', 'PENDING'],
     ['Jane Doe002', 'REJECTED'],
     ['Jane Doe003', 'UNVERIFIED'],
+    ['Jane Doe004', 'HOLD'],
     ['Jane Doe', 'APPROVED'],
   ])('individual %s starts %s', (fullName, status) => {
     expect(initialIndividualKycStatus(fullName)).toBe(status);
   });
 
   it('business registration numbers and beneficial owners', () => {
-    expect(['R-001', 'R-002', 'R-003', 'R-999'].map(businessVerificationScenario)).toEqual(['CHECK_REQUIREMENTS', 'REJECT', 'CHECK_REQUIREMENTS', 'APPROVE']);
+    expect(['R-001', 'R-002', 'R-003', 'R-004', 'R-999'].map(businessVerificationScenario)).toEqual([
+      'CHECK_REQUIREMENTS', 'REJECT', 'CHECK_REQUIREMENTS', 'HOLD', 'APPROVE',
+    ]);
     expect(['Smith001', 'Smith002', 'Smith'].map(beneficialOwnerKycStatus)).toEqual(['PENDING', 'REJECTED', 'APPROVED']);
   });
 

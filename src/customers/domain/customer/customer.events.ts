@@ -7,8 +7,9 @@ import { CONTACT_VERIFICATION_EVENT_TYPES, ContactVerificationEvent } from './co
  * them in one stream makes that decision consistent without cross-stream reads.
  */
 export type CustomerType = 'INDIVIDUAL' | 'BUSINESS';
-export type KycStatus = 'UNVERIFIED' | 'PENDING' | 'APPROVED' | 'REJECTED';
-export type KybStatus = 'UNVERIFIED' | 'PENDING' | 'APPROVED' | 'REJECTED';
+/** `HOLD`: the provider paused the customer until it updates or adds information (then verify again). */
+export type KycStatus = 'UNVERIFIED' | 'PENDING' | 'APPROVED' | 'REJECTED' | 'HOLD';
+export type KybStatus = 'UNVERIFIED' | 'PENDING' | 'APPROVED' | 'REJECTED' | 'HOLD';
 export type VerificationStatus = 'RESOLVE_ERRORS' | 'PENDING_MANUAL_REVIEW' | 'APPROVED' | 'REJECTED';
 
 export type Address = {

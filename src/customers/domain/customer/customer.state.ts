@@ -41,7 +41,7 @@ export type CustomerState = { status: 'none' } | ({ status: 'active' | 'deleted'
  */
 export interface VerificationScenario {
   individual: 'CHECK_REQUIREMENTS' | 'POOR_QUALITY_DOCUMENT';
-  business: 'CHECK_REQUIREMENTS' | 'APPROVE' | 'REJECT';
+  business: 'CHECK_REQUIREMENTS' | 'APPROVE' | 'REJECT' | 'HOLD';
   /** Each beneficial owner's status if the business resolves terminally now. */
   beneficialOwnerKycStatuses: KycStatus[];
 }

@@ -81,7 +81,11 @@ function decideBusinessVerification(command: SubmitCommand, state: ActiveState):
     },
   });
   const currentOwnerStatuses = state.profile.beneficialOwners.map((owner) => owner.kycStatus);
-  switch (command.scenario.business) {
+  // A business on HOLD was asked for more: its next submission is checked against the requirements.
+  const scenario = command.scenario.business === 'HOLD' && state.kybStatus === 'HOLD' ? 'CHECK_REQUIREMENTS' : command.scenario.business;
+  switch (scenario) {
+    case 'HOLD':
+      return [verificationEvent(state, command, 'PENDING_MANUAL_REVIEW', []), kybChange('HOLD', currentOwnerStatuses)];
     case 'APPROVE':
       return [verificationEvent(state, command, 'APPROVED', []), kybChange('APPROVED', command.scenario.beneficialOwnerKycStatuses)];
     case 'REJECT':
