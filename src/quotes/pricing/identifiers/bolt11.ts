@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1';
-import { bech32Decode, bech32Encode, convertBits, fromWords, toWords } from './bech32';
+import { bech32Decode, bech32Encode, convertBits, fromWords, toWords } from '../../../shared/bech32';
 
 /**
  * BOLT 11 Lightning invoices, signed for real by a sandbox node key so that client libraries

@@ -3,7 +3,7 @@ import { ed25519 } from '@noble/curves/ed25519';
 import { secp256k1 } from '@noble/curves/secp256k1';
 import type { CryptoNetwork } from '../rails';
 import { base58CheckDecode, base58CheckEncode, base58Decode, base58Encode } from './base58';
-import { bech32Decode, bech32Encode, fromWords, toWords } from './bech32';
+import { bech32Decode, bech32Encode, fromWords, toWords } from '../../../shared/bech32';
 
 /**
  * Wallet addresses per network (DECISIONS.md section 1b: "format checked per network"). The

@@ -2,7 +2,7 @@ import { secp256k1 } from '@noble/curves/secp256k1';
 import { crc16Ccitt, isValidPixCopyPaste, pixCopyPaste } from './pix';
 import { abaRoutingNumber, clabe, iban, isValidAbaRoutingNumber, isValidClabe, isValidIban } from './bank-identifiers';
 import { base58CheckDecode, base58Decode, base58Encode } from './base58';
-import { bech32Decode, bech32Encode, fromWords, toWords } from './bech32';
+import { bech32Decode, bech32Encode, fromWords, toWords } from '../../../shared/bech32';
 import { encodeInvoice, parseInvoice } from './bolt11';
 import { WalletNetwork, depositAddress, isLightningAddress, isValidAddress, secp256k1PublicKey, sparkAddress } from './crypto-addresses';
 
