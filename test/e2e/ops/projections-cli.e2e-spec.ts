@@ -155,8 +155,9 @@ describe('projections operator commands', () => {
     await pool.query(`UPDATE platform_configs SET fee_configs = '[]'::jsonb WHERE platform_id = $1`, [changed.platformId]);
     await pool.query(`DELETE FROM platform_configs WHERE platform_id = $1`, [deleted.platformId]);
     await pool.query(
-      `INSERT INTO platform_configs (platform_id, name, webhook_endpoint, supported_currencies, fee_configs, embedded_wallet_config, created_at, updated_at)
-       VALUES ('Platform:01900000-0000-7000-8000-000000000000', 'Invented', NULL, '[]', '[]', '{}', now(), now())`,
+      `INSERT INTO platform_configs (platform_id, name, webhook_endpoint, supported_currencies, fee_configs, embedded_wallet_config,
+                                     is_regulated_financial_institution, created_at, updated_at)
+       VALUES ('Platform:01900000-0000-7000-8000-000000000000', 'Invented', NULL, '[]', '[]', '{}', true, now(), now())`,
     );
 
     const text = await runCli('projections', ['verify', 'platform-config'], testApp.databaseUrl);
