@@ -86,6 +86,33 @@ describe('customer record (the customers read model state)', () => {
     }
   });
 
+  it('folds owners added and updated by /beneficial-owners as the write side does; an owner stored without an id keeps its shown one', () => {
+    const { id: _id, createdAt: _createdAt, ...legacy } = owner('123-45-6789');
+    const withLegacy: CustomerEvent[] = [business[0], { type: 'CustomerUpdated', data: { ...ref, changes: { beneficialOwners: [legacy] }, updatedAt: '2025-10-13T12:01:00.000Z' } }];
+    const legacyId = (customerViewFromEvents(withLegacy) as { beneficialOwners: Array<{ id: string }> }).beneficialOwners[0].id;
+    const added = { ...owner(sealed('bmV3')), id: 'BeneficialOwner:0199a000-0000-7000-8000-0000000000b2', createdAt: '2025-10-13T12:02:00.000Z' };
+    const stream: CustomerEvent[] = [
+      ...withLegacy,
+      { type: 'BeneficialOwnerAdded', data: { ...ref, beneficialOwnerId: added.id, owner: added, addedAt: '2025-10-13T12:02:00.000Z' } },
+      {
+        type: 'BeneficialOwnerUpdated',
+        data: { ...ref, beneficialOwnerId: legacyId, changes: { roles: ['DIRECTOR'], personalInfo: { lastName: 'Lopez-Diaz' } }, kycStatus: 'UNVERIFIED', updatedAt: '2025-10-13T12:03:00.000Z' },
+      },
+      {
+        type: 'CustomerKybStatusChanged',
+        data: { ...ref, previousStatus: 'APPROVED', kybStatus: 'PENDING', beneficialOwnerKycStatuses: ['UNVERIFIED', 'UNVERIFIED'], verificationId: null, changedAt: '2025-10-13T12:03:00.000Z' },
+      },
+    ];
+    for (let length = 1; length <= stream.length; length += 1) {
+      const events = stream.slice(0, length);
+      expect({ length, view: JSON.stringify(customerView(fold(events)!)) }).toEqual({ length, view: JSON.stringify(customerViewFromEvents(events)) });
+    }
+    expect(fold(stream)!.profile.beneficialOwners.map((shown) => [shown.id, shown.personalInfo.lastName, shown.updatedAt])).toEqual([
+      [legacyId, 'Lopez-Diaz', '2025-10-13T12:03:00.000Z'],
+      [added.id, 'Lopez', undefined],
+    ]);
+  });
+
   it('keeps no tax identifier, verification, opened account or erased key', () => {
     const record = fold(individual.slice(0, 6))!;
     expect(record.profile).not.toHaveProperty('taxIdentifier');

@@ -1,4 +1,14 @@
-import { BeneficialOwner, ContactVerificationStatus, CustomerEvent, CustomerProfile, CustomerType, DocumentRecord, KybStatus, KycStatus } from '../../src/customers';
+import {
+  BeneficialOwner,
+  ContactVerificationStatus,
+  CustomerEvent,
+  CustomerProfile,
+  CustomerType,
+  DocumentRecord,
+  evolveBeneficialOwners,
+  KybStatus,
+  KycStatus,
+} from '../../src/customers';
 
 /**
  * The `customers` read model's own state of one customer: what its GET view and the list filters
@@ -55,6 +65,9 @@ export function evolveCustomerRecord(record: CustomerRecord | null, event: Custo
     }
     case 'CustomerPersonalDataErased':
       return { ...record, ...withoutPersonalSecrets(record), updatedAt: event.data.erasedAt };
+    case 'BeneficialOwnerAdded':
+    case 'BeneficialOwnerUpdated':
+      return evolveBeneficialOwners(record, event);
     case 'ContactVerificationRequirementSet': {
       const { email, phone } = event.data.channels;
       const contactVerification = { ...(email ? { email: { status: email } } : {}), ...(phone ? { phone: { status: phone } } : {}) };

@@ -249,6 +249,28 @@ describe('customers projection', () => {
     ]);
   });
 
+  it('every owner id a business shows maps to it (customer_beneficial_owners), those added by /beneficial-owners too', async () => {
+    const added = { ...owner, id: 'BeneficialOwner:0199a000-0000-7000-8000-0000000000b2', createdAt: '2025-10-13T12:30:00.000Z' };
+    await spec.given([
+      ...createdBusiness,
+      { stream: stream(), type: 'BeneficialOwnerAdded', data: { ...ref(), beneficialOwnerId: added.id, owner: added, addedAt: '2025-10-13T12:30:00.000Z' } },
+      {
+        stream: stream(),
+        type: 'BeneficialOwnerUpdated',
+        data: { ...ref(), beneficialOwnerId: added.id, changes: { ownershipPercentage: 30 }, updatedAt: '2025-10-13T12:31:00.000Z' },
+      },
+    ]);
+    expect(await spec.rows('SELECT platform_id, beneficial_owner_id, customer_id FROM customer_beneficial_owners ORDER BY beneficial_owner_id')).toEqual([
+      { platform_id: PLATFORM, beneficial_owner_id: OWNER, customer_id: CUSTOMER },
+      { platform_id: PLATFORM, beneficial_owner_id: added.id, customer_id: CUSTOMER },
+    ]);
+    const [row] = await spec.rows(`SELECT view::json -> 'beneficialOwners' -> 1 AS owner, updated_at FROM customers`);
+    expect(row).toEqual({
+      owner: expect.objectContaining({ id: added.id, ownershipPercentage: 30, createdAt: '2025-10-13T12:30:00.000Z', updatedAt: '2025-10-13T12:31:00.000Z' }),
+      updated_at: new Date('2025-10-13T12:31:00.000Z'),
+    });
+  });
+
   it('a document and a verification get rows of their own; neither, nor opened accounts, move the customer updated_at', async () => {
     await spec.given([
       ...createdIndividual(),
@@ -354,4 +376,5 @@ describe('customers projection', () => {
       { platform_id: OTHER_PLATFORM, customer_id: CUSTOMER, email: 'other@example.com', updated_at: new Date('2025-10-13T12:10:00.000Z') },
     ]);
   });
+
 });

@@ -15,8 +15,9 @@ export const customersProjection: Projection = {
   // 3: secret personal fields sealed; CustomerPersonalDataErased clears them from state and views.
   // 4: `state` is the read model's own record (no tax identifier), no longer the write side's state.
   // 5: contactVerification (the channels the provider requires and their statuses) in state and view.
-  version: 5,
-  tables: ['customers', 'customer_verifications', 'customer_documents'],
+  // 6: customer_beneficial_owners (owner id -> its business, for GET/PATCH /beneficial-owners/{id}).
+  version: 6,
+  tables: ['customers', 'customer_verifications', 'customer_documents', 'customer_beneficial_owners'],
   schema: (t) => [
     `CREATE TABLE IF NOT EXISTS ${t('customers')} (
        platform_id text NOT NULL,
@@ -57,6 +58,13 @@ export const customersProjection: Projection = {
        PRIMARY KEY (platform_id, document_id)
      )`,
     `CREATE INDEX ON ${t('customer_documents')} (platform_id, customer_id, created_at)`,
+    // Every owner id a business ever showed; rows of owners a PATCH /customers replaced stay (the view decides).
+    `CREATE TABLE IF NOT EXISTS ${t('customer_beneficial_owners')} (
+       platform_id text NOT NULL,
+       beneficial_owner_id text NOT NULL,
+       customer_id text NOT NULL,
+       PRIMARY KEY (platform_id, beneficial_owner_id)
+     )`,
   ],
   handles: CUSTOMER_EVENT_TYPES,
   async apply(event, tx) {
@@ -69,6 +77,7 @@ export const customersProjection: Projection = {
     const record = evolveCustomerRecord(previous, typed);
     if (record === null) return;
     if (record !== previous) await writeCustomer(tx, record);
+    if (OWNER_ID_EVENTS.includes(typed.type) && record.customerType === 'BUSINESS') writeOwnerIds(tx, record);
     if (typed.type === 'VerificationSubmitted') {
       const verification = typed.data;
       await tx.query(
@@ -104,6 +113,19 @@ export const customersProjection: Projection = {
     }
   },
 };
+
+/** The events that can show a new owner id (an update keeps the owner's id). */
+const OWNER_ID_EVENTS: string[] = ['CustomerCreated', 'CustomerUpdated', 'BeneficialOwnerAdded'];
+
+function writeOwnerIds(tx: ProjectionTransaction, record: CustomerRecord): void {
+  const view = customerView(record);
+  if (view.customerType !== 'BUSINESS' || view.beneficialOwners.length === 0) return;
+  tx.execute(
+    `INSERT INTO ${tx.table('customer_beneficial_owners')} (platform_id, beneficial_owner_id, customer_id)
+     SELECT $1, unnest($2::text[]), $3 ON CONFLICT (platform_id, beneficial_owner_id) DO NOTHING`,
+    [record.platformId, view.beneficialOwners.map((owner) => owner.id), record.customerId],
+  );
+}
 
 /** The customer's row: the record, its GET view and the columns the list filters on. */
 async function writeCustomer(tx: ProjectionTransaction, record: CustomerRecord): Promise<void> {

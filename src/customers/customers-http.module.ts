@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CustomersModule } from './customers.module';
 import { ContactVerificationController } from './http/contact-verification.controller';
+import { BeneficialOwnersController } from './http/beneficial-owners.controller';
 import { CustomersController } from './http/customers.controller';
 import { DocumentsController } from './http/documents.controller';
 import { EndUserTermsController } from './http/end-user-terms.controller';
@@ -14,6 +15,6 @@ import { VerificationsController } from './http/verifications.controller';
 @Module({
   imports: [CustomersModule],
   // EndUserTermsController first: `GET /customers/end-user-terms` before `GET /customers/:customerId`.
-  controllers: [EndUserTermsController, CustomersController, ContactVerificationController, DocumentsController, VerificationsController],
+  controllers: [EndUserTermsController, CustomersController, ContactVerificationController, DocumentsController, VerificationsController, BeneficialOwnersController],
 })
 export class CustomersHttpModule {}

@@ -32,6 +32,8 @@ import { ReleaseCustomerKeysHandler } from './commands/release-customer-keys';
 import { SendContactVerificationCodeHandler } from './commands/send-contact-verification-code';
 import { SubmitVerificationHandler } from './commands/submit-verification';
 import { UpdateCustomerHandler } from './commands/update-customer';
+import { AddBeneficialOwnerHandler, UpdateBeneficialOwnerHandler } from './commands/beneficial-owners';
+import { BeneficialOwnersQuery } from './queries/beneficial-owners.query';
 import { DOCUMENT_FILES_DDL, UploadDocumentHandler } from './commands/upload-document';
 import { customerAuditLocator, customerAuditPresenter } from './queries/customer-audit-locator';
 import { CustomersQuery } from './queries/customers.query';
@@ -55,6 +57,9 @@ import { customerLifecycleReactor } from './reactors/customer-lifecycle.reactor'
     DeleteCustomerHandler,
     ReleaseCustomerKeysHandler,
     UploadDocumentHandler,
+    AddBeneficialOwnerHandler,
+    UpdateBeneficialOwnerHandler,
+    BeneficialOwnersQuery,
     SubmitVerificationHandler,
     SendContactVerificationCodeHandler,
     ConfirmContactVerificationCodeHandler,
@@ -66,7 +71,7 @@ import { customerLifecycleReactor } from './reactors/customer-lifecycle.reactor'
     // Per-customer data keys for secret personal fields, cached briefly in this process.
     { provide: PersonalDataKeys, inject: [KEY_VAULT], useFactory: (vault: KeyVault) => new PersonalDataKeys(vault) },
   ],
-  exports: [ActiveCustomers, CustomersQuery, CustomerLifecycleHooks, PersonalDataKeys],
+  exports: [ActiveCustomers, CustomersQuery, CustomerLifecycleHooks, PersonalDataKeys, BeneficialOwnersQuery],
 })
 export class CustomersModule implements OnModuleInit {
   constructor(

@@ -8,6 +8,7 @@ export { CUSTOMER_STREAM } from './streams';
 export { CustomersModule } from './customers.module';
 export { customerDecider } from './domain/customer/customer.decider';
 export { CUSTOMER_EVENT_TYPES } from './domain/customer/customer.events';
+export { evolveBeneficialOwners } from './domain/customer/beneficial-owners';
 export type { CustomerEvent } from './domain/customer/customer.events';
 export type { ContactVerificationStatus } from './domain/customer/contact-verification.events';
 export type { BeneficialOwner, CustomerProfile, CustomerType, DocumentRecord, KybStatus, KycStatus } from './domain/customer/customer.events';

@@ -27,6 +27,7 @@ export const ID_PREFIXES = [
   'Token',
   'DelegatedKey',
   'CardFundingSource',
+  'BeneficialOwner',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

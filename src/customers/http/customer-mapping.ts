@@ -1,6 +1,15 @@
 import { FieldError } from '../../infra/domain/domain-error';
 import { toAddress } from '../../shared/validation/address.dto';
-import { BeneficialOwner, BusinessInfo, CustomerProfile, EndUserTermsConsent, IndividualEdd } from '../domain/customer/customer.events';
+import {
+  BeneficialOwner,
+  BeneficialOwnerChanges,
+  BeneficialOwnerPersonalInfo,
+  BusinessInfo,
+  CustomerProfile,
+  EndUserTermsConsent,
+  IndividualEdd,
+} from '../domain/customer/customer.events';
+import { UpdateBeneficialOwnerDto } from './beneficial-owners.dto';
 import { CustomerPatch } from '../commands/update-customer';
 import {
   BeneficialOwnerDto,
@@ -124,6 +133,20 @@ export function toBeneficialOwner(dto: BeneficialOwnerDto): BeneficialOwner {
     ownershipPercentage: dto.ownershipPercentage,
     kycStatus: 'UNVERIFIED',
   };
+}
+
+/** `PATCH /beneficial-owners/{id}`: the given fields only (the decider drops those equal to the stored ones). */
+export function beneficialOwnerChanges(dto: UpdateBeneficialOwnerDto): BeneficialOwnerChanges {
+  const changes: BeneficialOwnerChanges = {};
+  if (dto.roles !== undefined) changes.roles = dto.roles;
+  if (dto.ownershipPercentage !== undefined) changes.ownershipPercentage = dto.ownershipPercentage;
+  if (dto.personalInfo !== undefined) {
+    const { address, ...rest } = dto.personalInfo;
+    const info: Partial<BeneficialOwnerPersonalInfo> = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
+    if (address !== undefined) info.address = toAddress(address);
+    if (Object.keys(info).length > 0) changes.personalInfo = info;
+  }
+  return changes;
 }
 
 export function individualPatch(dto: UpdateIndividualCustomerDto): CustomerPatch {

@@ -7,6 +7,7 @@ import { streamNameFor } from '../../infra/ids';
 const TABLES: Record<string, { table: string; idColumn: string }> = {
   Document: { table: 'customer_documents', idColumn: 'document_id' },
   Verification: { table: 'customer_verifications', idColumn: 'verification_id' },
+  BeneficialOwner: { table: 'customer_beneficial_owners', idColumn: 'beneficial_owner_id' },
 };
 
 /**

@@ -8,6 +8,7 @@ import { contactVerificationAfterUpdate, contactVerificationAtCreation } from '.
 import { decideContactVerification, evolveContactVerification, gateVerification } from './contact-verification';
 import { assertKnownTermsVersion } from './end-user-terms';
 import { decideInternalAccounts } from './internal-accounts-opened';
+import { decideBeneficialOwners, evolveBeneficialOwners, kybAfterOwnersReplaced } from './beneficial-owners';
 
 export type { CustomerCommand, CustomerRecord, CustomerState, VerificationRecord, VerificationScenario } from './customer.state';
 
@@ -86,6 +87,7 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEv
             },
           },
           ...contactVerificationAfterUpdate(state, changes, command.now),
+          ...kybAfterOwnersReplaced(state, changes.beneficialOwners, command.now),
         ];
       }
 
@@ -120,6 +122,10 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEv
       case 'SubmitVerification':
         requireActive(state);
         return gateVerification(state, decideVerification(command, state));
+
+      case 'AddBeneficialOwner':
+      case 'UpdateBeneficialOwner':
+        return decideBeneficialOwners(command, state);
 
       default: // the contact verification commands
         return decideContactVerification(command, state);
@@ -190,6 +196,9 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEv
           erasedPersonalDataKeyIds: [...(state.erasedPersonalDataKeyIds ?? []), event.data.keyId],
           updatedAt: event.data.erasedAt,
         };
+      case 'BeneficialOwnerAdded':
+      case 'BeneficialOwnerUpdated':
+        return state.status === 'none' ? state : evolveBeneficialOwners(state, event);
       default: // the contact verification events
         return state.status === 'none' ? state : evolveContactVerification(state, event);
       case 'VerificationSubmitted':

@@ -262,6 +262,36 @@ export type CustomerInternalAccountsOpened = {
   data: { customerId: string; platformId: string; accounts: Array<{ accountId: string; currency: string }>; openedAt: string };
 };
 
+/**
+ * `POST /beneficial-owners`: an owner added to a business (docs/customers.md "Beneficial owners"),
+ * with its id, creation time and sealed identifier already set.
+ */
+export type BeneficialOwnerAdded = {
+  type: 'BeneficialOwnerAdded';
+  /** `beneficialOwnerId` repeats `owner.id` so the owner's audit history finds the event. */
+  data: { customerId: string; platformId: string; beneficialOwnerId: string; owner: BeneficialOwner; addedAt: string };
+};
+
+/** What a `PATCH /beneficial-owners/{id}` may change; `personalInfo` merges field by field. */
+export type BeneficialOwnerChanges = {
+  roles?: string[];
+  ownershipPercentage?: number;
+  personalInfo?: Partial<BeneficialOwnerPersonalInfo>;
+};
+
+/** The fields that changed; `kycStatus` is set when the change sent the owner's KYC back to UNVERIFIED. */
+export type BeneficialOwnerUpdated = {
+  type: 'BeneficialOwnerUpdated';
+  data: {
+    customerId: string;
+    platformId: string;
+    beneficialOwnerId: string;
+    changes: BeneficialOwnerChanges;
+    kycStatus?: KycStatus;
+    updatedAt: string;
+  };
+};
+
 export type CustomerEvent =
   | CustomerCreated
   | CustomerUpdated
@@ -272,6 +302,8 @@ export type CustomerEvent =
   | DocumentUploaded
   | VerificationSubmitted
   | CustomerPersonalDataErased
+  | BeneficialOwnerAdded
+  | BeneficialOwnerUpdated
   | ContactVerificationEvent;
 
 export const CUSTOMER_EVENT_TYPES: CustomerEvent['type'][] = [
@@ -284,5 +316,7 @@ export const CUSTOMER_EVENT_TYPES: CustomerEvent['type'][] = [
   'DocumentUploaded',
   'VerificationSubmitted',
   'CustomerPersonalDataErased',
+  'BeneficialOwnerAdded',
+  'BeneficialOwnerUpdated',
   ...CONTACT_VERIFICATION_EVENT_TYPES,
 ];

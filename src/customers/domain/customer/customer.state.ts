@@ -1,4 +1,5 @@
 import { ContactChannel, ContactVerificationCommand, ContactVerificationState } from './contact-verification';
+import { BeneficialOwnerCommand } from './beneficial-owners';
 import { CustomerProfile, CustomerType, DocumentRecord, KybStatus, KycStatus, VerificationError, VerificationStatus } from './customer.events';
 
 /** The customer decider's state and commands (customer.decider.ts), apart so its parts can share them. */
@@ -85,4 +86,5 @@ export type CustomerCommand =
       reason: string;
       now: string;
     }
+  | BeneficialOwnerCommand
   | ContactVerificationCommand;
