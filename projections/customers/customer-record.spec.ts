@@ -131,6 +131,32 @@ describe('customer record (the customers read model state)', () => {
     expect(fold(individual.slice(0, 7))!.documents[0].documentNumber).toBeNull();
   });
 
+  it('keeps replaced and deleted documents as the write side does', () => {
+    const second = { ...(individual[2].data as object), documentId: 'Document:2', uploadedAt: '2025-10-13T12:01:30.000Z' } as CustomerEvent['data'];
+    const stream: CustomerEvent[] = [
+      ...individual.slice(0, 3),
+      { type: 'DocumentUploaded', data: second } as CustomerEvent,
+      {
+        type: 'DocumentReplaced',
+        data: {
+          ...ref, documentId: 'Document:1', documentType: 'NATIONAL_ID', side: 'BACK', country: 'FR', documentNumber: null, issuingAuthority: 'Mairie',
+          fileName: 'id.png', contentType: 'image/png', sizeBytes: 20, sha256: 'cd'.repeat(32), replacedAt: '2025-10-13T12:02:00.000Z',
+        },
+      },
+      { type: 'DocumentDeleted', data: { ...ref, documentId: 'Document:2', deletedAt: '2025-10-13T12:03:00.000Z' } },
+    ];
+    for (const length of [5, 6]) {
+      const write = customerStateFromEvents(stream.slice(0, length));
+      if (write.status === 'none') throw new Error('not created');
+      const read = fold(stream.slice(0, length))!;
+      expect(read.documents.map((document) => documentView(CUSTOMER, document))).toEqual(write.documents.map((document) => documentView(CUSTOMER, document)));
+      expect(customerView(read).updatedAt).toBe('2025-10-13T12:00:00.000Z');
+    }
+    expect(fold(stream)!.documents.map((document) => [document.documentId, document.documentType, document.updatedAt])).toEqual([
+      ['Document:1', 'NATIONAL_ID', '2025-10-13T12:02:00.000Z'],
+    ]);
+  });
+
   it('shows contactVerification as the write side does: statuses only, codes and wrong codes not shown', () => {
     const at = (minute: number) => `2025-10-13T12:${String(minute).padStart(2, '0')}:00.000Z`;
     const stream: CustomerEvent[] = [

@@ -36,8 +36,8 @@ export interface CustomerRecord {
 /** The profile without the write-only tax identifier. */
 export type ShownProfile = Omit<CustomerProfile, 'taxIdentifier'>;
 
-/** A document without the file's digest, which no view shows. */
-export type ShownDocument = Omit<DocumentRecord, 'sha256'>;
+/** A document without the file's digest, which no view shows, nor the write side's count of verifications. */
+export type ShownDocument = Omit<DocumentRecord, 'sha256' | 'verificationsBefore'>;
 
 type Created = Extract<CustomerEvent, { type: 'CustomerCreated' }>['data'];
 
@@ -63,6 +63,15 @@ export function evolveCustomerRecord(record: CustomerRecord | null, event: Custo
       const { customerId: _customerId, platformId: _platformId, sha256: _sha256, ...document } = event.data;
       return { ...record, documents: [...record.documents, document] };
     }
+    case 'DocumentReplaced': {
+      const { customerId: _customerId, platformId: _platformId, sha256: _sha256, replacedAt, ...revision } = event.data;
+      const documents = record.documents.map((document) =>
+        document.documentId === revision.documentId ? { ...revision, uploadedAt: document.uploadedAt, updatedAt: replacedAt } : document,
+      );
+      return { ...record, documents };
+    }
+    case 'DocumentDeleted':
+      return { ...record, documents: record.documents.filter((document) => document.documentId !== event.data.documentId) };
     case 'CustomerPersonalDataErased':
       return { ...record, ...withoutPersonalSecrets(record), updatedAt: event.data.erasedAt };
     case 'BeneficialOwnerAdded':

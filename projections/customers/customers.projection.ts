@@ -16,7 +16,8 @@ export const customersProjection: Projection = {
   // 4: `state` is the read model's own record (no tax identifier), no longer the write side's state.
   // 5: contactVerification (the channels the provider requires and their statuses) in state and view.
   // 6: customer_beneficial_owners (owner id -> its business, for GET/PATCH /beneficial-owners/{id}).
-  version: 6,
+  // 7: customer_documents keep deleted documents (deleted_at) and name their holder, indexed for GET /documents.
+  version: 7,
   tables: ['customers', 'customer_verifications', 'customer_documents', 'customer_beneficial_owners'],
   schema: (t) => [
     `CREATE TABLE IF NOT EXISTS ${t('customers')} (
@@ -53,11 +54,15 @@ export const customersProjection: Projection = {
        platform_id text NOT NULL,
        document_id text NOT NULL,
        customer_id text NOT NULL,
+       document_holder text NOT NULL,
        view text NOT NULL,
        created_at timestamptz NOT NULL,
+       deleted_at timestamptz,
        PRIMARY KEY (platform_id, document_id)
      )`,
-    `CREATE INDEX ON ${t('customer_documents')} (platform_id, customer_id, created_at)`,
+    // GET /documents pages by (created_at, document_id), all of the platform's or one holder's.
+    `CREATE INDEX ON ${t('customer_documents')} (platform_id, created_at, document_id)`,
+    `CREATE INDEX ON ${t('customer_documents')} (platform_id, document_holder, created_at, document_id)`,
     // Every owner id a business ever showed; rows of owners a PATCH /customers replaced stay (the view decides).
     `CREATE TABLE IF NOT EXISTS ${t('customer_beneficial_owners')} (
        platform_id text NOT NULL,
@@ -106,9 +111,28 @@ export const customersProjection: Projection = {
     if (typed.type === 'DocumentUploaded') {
       const document = record.documents.find((candidate) => candidate.documentId === typed.data.documentId)!;
       await tx.query(
-        `INSERT INTO ${tx.table('customer_documents')} (platform_id, document_id, customer_id, view, created_at)
-         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (platform_id, document_id) DO NOTHING`,
+        `INSERT INTO ${tx.table('customer_documents')} (platform_id, document_id, customer_id, document_holder, view, created_at)
+         VALUES ($1, $2, $3, $3, $4, $5) ON CONFLICT (platform_id, document_id) DO NOTHING`,
         [record.platformId, document.documentId, record.customerId, JSON.stringify(documentView(record.customerId, document)), document.uploadedAt],
+      );
+    }
+    if (typed.type === 'DocumentReplaced') {
+      const document = record.documents.find((candidate) => candidate.documentId === typed.data.documentId);
+      if (document) {
+        tx.execute(`UPDATE ${tx.table('customer_documents')} SET view = $3 WHERE platform_id = $1 AND document_id = $2`, [
+          record.platformId,
+          document.documentId,
+          JSON.stringify(documentView(record.customerId, document)),
+        ]);
+      }
+    }
+    if (typed.type === 'DocumentDeleted') {
+      // The row stays, without the document's number: the audit history finds the document's
+      // customer through it. Reads skip it.
+      tx.execute(
+        `UPDATE ${tx.table('customer_documents')} SET deleted_at = $3, view = jsonb_set(view::jsonb, '{documentNumber}', 'null')::text
+          WHERE platform_id = $1 AND document_id = $2`,
+        [record.platformId, typed.data.documentId, typed.data.deletedAt],
       );
     }
   },

@@ -35,6 +35,9 @@ import { UpdateCustomerHandler } from './commands/update-customer';
 import { AddBeneficialOwnerHandler, UpdateBeneficialOwnerHandler } from './commands/beneficial-owners';
 import { BeneficialOwnersQuery } from './queries/beneficial-owners.query';
 import { DOCUMENT_FILES_DDL, UploadDocumentHandler } from './commands/upload-document';
+import { ReplaceDocumentHandler } from './commands/replace-document';
+import { DeleteDocumentHandler } from './commands/delete-document';
+import { DocumentsQuery } from './queries/documents.query';
 import { customerAuditLocator, customerAuditPresenter } from './queries/customer-audit-locator';
 import { CustomersQuery } from './queries/customers.query';
 import { customerLifecycleReactor } from './reactors/customer-lifecycle.reactor';
@@ -60,6 +63,9 @@ import { customerLifecycleReactor } from './reactors/customer-lifecycle.reactor'
     AddBeneficialOwnerHandler,
     UpdateBeneficialOwnerHandler,
     BeneficialOwnersQuery,
+    ReplaceDocumentHandler,
+    DeleteDocumentHandler,
+    DocumentsQuery,
     SubmitVerificationHandler,
     SendContactVerificationCodeHandler,
     ConfirmContactVerificationCodeHandler,
@@ -71,7 +77,7 @@ import { customerLifecycleReactor } from './reactors/customer-lifecycle.reactor'
     // Per-customer data keys for secret personal fields, cached briefly in this process.
     { provide: PersonalDataKeys, inject: [KEY_VAULT], useFactory: (vault: KeyVault) => new PersonalDataKeys(vault) },
   ],
-  exports: [ActiveCustomers, CustomersQuery, CustomerLifecycleHooks, PersonalDataKeys, BeneficialOwnersQuery],
+  exports: [ActiveCustomers, CustomersQuery, DocumentsQuery, CustomerLifecycleHooks, PersonalDataKeys, BeneficialOwnersQuery],
 })
 export class CustomersModule implements OnModuleInit {
   constructor(

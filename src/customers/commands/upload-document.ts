@@ -8,6 +8,7 @@ import { newId, streamNameFor } from '../../infra/ids';
 import { PG_POOL } from '../../infra/postgres/pool';
 import { deletedCustomerReference } from '../customers.errors';
 import { CustomerCommand } from '../domain/customer/customer.decider';
+import { DocumentRevision } from '../domain/customer/documents';
 import { currentPersonalDataKeyId, documentNumberField } from '../domain/customer/personal-data-fields';
 import { DocumentView, documentView } from '../queries/customer.view';
 import { openDocumentView } from '../queries/personal-data-views';
@@ -15,6 +16,11 @@ import { CUSTOMER_STREAM } from '../streams';
 import { ActiveCustomers } from './active-customers';
 import { assertOwned, assertSameDataKey } from './customer-guards';
 
+/**
+ * The documents' files. `document_id` is the file's key: the document's id for the uploaded file,
+ * `<document id>/<sha256>` for each replacement (replaced files stay, as the revisions the audit
+ * history names; a retried replacement stores nothing twice). `DELETE /documents/{id}` removes them all.
+ */
 export const DOCUMENT_FILES_DDL = `
 CREATE TABLE IF NOT EXISTS customer_document_files (
   platform_id text NOT NULL,
@@ -31,13 +37,48 @@ export interface UploadedFile {
   contentType: string;
 }
 
-export interface DocumentFields {
-  documentHolder: string;
+export interface DocumentMetadata {
   documentType: string;
   country: string;
   side: string | null;
   documentNumber: string | null;
   issuingAuthority: string | null;
+}
+
+export interface DocumentFields extends DocumentMetadata {
+  documentHolder: string;
+}
+
+/** Stores a file under its key; the file is stored before the event that names it (see DOCUMENT_FILES_DDL). */
+export async function storeDocumentFile(pool: Pool, platformId: string, fileKey: string, file: UploadedFile): Promise<void> {
+  await pool.query(
+    `INSERT INTO customer_document_files (platform_id, document_id, content_type, content) VALUES ($1, $2, $3, $4)
+     ON CONFLICT DO NOTHING`,
+    [platformId, fileKey, file.contentType, file.buffer],
+  );
+}
+
+/** The revision an event records: the file's description and the metadata, the number sealed with the customer's key. */
+export async function documentRevision(
+  personalData: PersonalDataKeys,
+  target: { keyId: string; customerId: string; documentId: string },
+  file: UploadedFile,
+  metadata: DocumentMetadata,
+): Promise<DocumentRevision> {
+  const { keyId, customerId, documentId } = target;
+  return {
+    documentId,
+    documentType: metadata.documentType,
+    side: metadata.side,
+    country: metadata.country,
+    documentNumber:
+      metadata.documentNumber === null ? null : await personalData.seal(keyId, customerId, documentNumberField(documentId), metadata.documentNumber),
+    issuingAuthority: metadata.issuingAuthority,
+    fileName: file.originalName,
+    contentType: file.contentType,
+    sizeBytes: file.buffer.length,
+    sha256: createHash('sha256').update(file.buffer).digest('hex'),
+  };
 }
 
 /** `POST /documents`: answers the document's metadata. */
@@ -69,27 +110,9 @@ export class UploadDocumentHandler implements ICommandHandler<UploadDocument, Do
     const now = new Date().toISOString();
     // The file is stored before the event: a crash in between leaves an unreferenced file row,
     // never an event pointing at a missing file.
-    await this.pool.query(
-      `INSERT INTO customer_document_files (platform_id, document_id, content_type, content) VALUES ($1, $2, $3, $4)
-       ON CONFLICT DO NOTHING`,
-      [platformId, documentId, file.contentType, file.buffer],
-    );
-    const document = {
-      documentId,
-      documentType: fields.documentType,
-      side: fields.side,
-      country: fields.country,
-      documentNumber:
-        fields.documentNumber === null
-          ? null
-          : await this.personalData.seal(keyId, fields.documentHolder, documentNumberField(documentId), fields.documentNumber),
-      issuingAuthority: fields.issuingAuthority,
-      fileName: file.originalName,
-      contentType: file.contentType,
-      sizeBytes: file.buffer.length,
-      sha256: createHash('sha256').update(file.buffer).digest('hex'),
-      uploadedAt: now,
-    };
+    await storeDocumentFile(this.pool, platformId, documentId, file);
+    const revision = await documentRevision(this.personalData, { keyId, customerId: fields.documentHolder, documentId }, file, fields);
+    const document = { ...revision, uploadedAt: now };
     await this.commands.handle(CUSTOMER_STREAM, streamNameFor(fields.documentHolder), (state): CustomerCommand => {
       assertOwned(state, platformId);
       if (state.status === 'deleted') throw whenDeleted();

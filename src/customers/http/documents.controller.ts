@@ -1,97 +1,59 @@
-import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBody, ApiConsumes } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import multer from 'multer';
-import { IsDefined, IsIn, IsString, MaxLength, MinLength } from 'class-validator';
-import { FieldError, ValidationError } from '../../infra/domain/domain-error';
 import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
-import { checkBody, hasErrorAt, throwIfAny } from '../../infra/http/validation';
-import { parseId } from '../../infra/ids';
-import { IsCountryCode, Optional } from '../../shared/validation/common-validators';
+import { Page } from '../../infra/http/pagination';
+import { QueryReader } from '../../infra/http/query-params';
+import { hasErrorAt, throwIfAny } from '../../infra/http/validation';
+import { isUuid, parseId } from '../../infra/ids';
 import { documentNotFound } from '../customers.errors';
-import { UploadDocument } from '../commands/upload-document';
+import { DeleteDocument } from '../commands/delete-document';
+import { ReplaceDocument } from '../commands/replace-document';
+import { DocumentMetadata, UploadDocument, UploadedFile } from '../commands/upload-document';
 import { DocumentView } from '../queries/customer.view';
-import { CustomersQuery } from '../queries/customers.query';
+import { DocumentsQuery } from '../queries/documents.query';
 import { RequiresPermission } from '../../infra/http/permissions';
+import { DOCUMENT_FILE_PART, DocumentFieldsDto, DocumentReplaceFieldsDto, readDocumentForm } from './document-form';
 
-type PlatformRequest = Request & { platform: AuthenticatedPlatform; file?: Express.Multer.File };
+type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
-/** Sandbox accepts JPEG, PNG or PDF (SPEC.md), up to 10 MB, checked by content, not only by the claimed type. */
-export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
-const ACCEPTED_TYPES: Record<string, (bytes: Buffer) => boolean> = {
-  'image/jpeg': (bytes) => bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff,
-  'image/png': (bytes) => bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
-  'application/pdf': (bytes) => bytes.subarray(0, 5).toString('latin1') === '%PDF-',
-};
-
-export const DOCUMENT_TYPES = [
-  'PASSPORT', 'DRIVERS_LICENSE', 'NATIONAL_ID', 'PROOF_OF_ADDRESS', 'BANK_STATEMENT', 'TAX_RETURN',
-  'CERTIFICATE_OF_INCORPORATION', 'ARTICLES_OF_INCORPORATION', 'ARTICLES_OF_ASSOCIATION', 'STATE_REGISTRY_EXCERPT',
-  'GOOD_STANDING_CERTIFICATE', 'INFORMATION_STATEMENT', 'INCUMBENCY_CERTIFICATE', 'BUSINESS_LICENSE',
-  'SHAREHOLDER_REGISTER', 'POWER_OF_ATTORNEY', 'UTILITY_BILL', 'ELECTRICITY_BILL', 'RENT_OR_LEASE_AGREEMENT',
-  'DIRECTOR_REGISTRY', 'TRUST_AGREEMENT', 'STATE_COMPANY_REGISTRY', 'PARTNERSHIP_CONTROL_AGREEMENT', 'PARTNERSHIP_AGREEMENT', 'SELFIE',
-  'OTHER',
-];
-
-export class DocumentFieldsDto {
-  @IsDefined() @IsString() documentHolder: string;
-  @IsDefined() @IsString() @IsIn(DOCUMENT_TYPES) documentType: string;
-  @IsDefined() @IsString() @IsCountryCode() country: string;
-  @Optional() @IsString() @IsIn(['FRONT', 'BACK']) side?: string;
-  @Optional() @IsString() @MinLength(1) @MaxLength(64) documentNumber?: string;
-  @Optional() @IsString() @MinLength(1) @MaxLength(256) issuingAuthority?: string;
-}
-
-const upload = multer({
-  storage: multer.memoryStorage(),
-  limits: { fileSize: MAX_DOCUMENT_BYTES, files: 1, fields: 20, fieldSize: 4096, parts: 25 },
-}).single('file');
-
-/** `POST /documents` (multipart) and `GET /documents/{id}`. */
+/** `POST`/`GET /documents` and `GET`/`PUT`/`DELETE /documents/{id}` (the multipart form: document-form.ts). */
 @Controller('documents')
 export class DocumentsController {
   constructor(
     private readonly commandBus: CommandBus,
-    private readonly query: CustomersQuery,
+    private readonly query: DocumentsQuery,
   ) {}
 
   @Post()
   @RequiresPermission('MANAGE')
   @ApiConsumes('multipart/form-data')
-  @ApiBody({
-    schema: {
-      type: 'object',
-      required: ['file'],
-      properties: { file: { type: 'string', format: 'binary', description: 'The document: a JPEG, PNG or PDF of at most 10 MB' } },
-    },
-  })
+  @ApiBody(DOCUMENT_FILE_PART)
   async upload(@Req() request: PlatformRequest, @Res({ passthrough: true }) response: Response): Promise<DocumentView> {
-    if (!request.is('multipart/form-data')) {
-      throw new ValidationError([{ field: 'body', constraint: {}, message: 'POST /documents takes multipart/form-data with a file part' }]);
-    }
-    await new Promise<void>((resolve, reject) => upload(request, response, (error: unknown) => (error ? reject(uploadError(error)) : resolve())));
-    const { value, errors } = checkBody(DocumentFieldsDto, { ...(request.body ?? {}) });
+    const { value, errors, file } = await readDocumentForm(request, response, DocumentFieldsDto, 'POST /documents');
     if (!hasErrorAt(errors, 'documentHolder') && !parseId('Customer', value.documentHolder)) {
       errors.push({ field: 'documentHolder', constraint: { format: 'Customer-id' }, message: 'documentHolder must be a Customer:<uuid> id' });
     }
-    errors.push(...fileErrors(request.file));
     throwIfAny(errors);
-    const file = request.file!;
-    return this.commandBus.execute(
-      new UploadDocument(
-        request.platform.platformId,
-        { buffer: file.buffer, originalName: file.originalname || 'document', contentType: file.mimetype },
-        {
-          documentHolder: value.documentHolder,
-          documentType: value.documentType,
-          country: value.country,
-          side: value.side ?? null,
-          documentNumber: value.documentNumber ?? null,
-          issuingAuthority: value.issuingAuthority ?? null,
-        },
-      ),
-    );
+    return this.commandBus.execute(new UploadDocument(request.platform.platformId, uploadedFile(file!), { documentHolder: value.documentHolder, ...metadataOf(value) }));
+  }
+
+  @Get()
+  @RequiresPermission('VIEW')
+  async list(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>): Promise<Page<DocumentView>> {
+    const reader = new QueryReader(query, ['documentHolder']);
+    const documentHolder = reader.string('documentHolder');
+    if (documentHolder !== undefined && !isDocumentHolderId(documentHolder)) {
+      reader.errors.push({
+        field: 'documentHolder',
+        constraint: { pattern: '^(Customer|BeneficialOwner):<uuid>$' },
+        message: 'documentHolder must be a Customer:<uuid> or BeneficialOwner:<uuid> id',
+      });
+    }
+    const page = reader.page('Document');
+    reader.done();
+    return this.query.list(request.platform.platformId, { documentHolder }, page);
   }
 
   @Get(':documentId')
@@ -99,40 +61,52 @@ export class DocumentsController {
   async get(@Req() request: PlatformRequest, @Param('documentId') documentId: string): Promise<DocumentView> {
     // The reference declares no 400 here: an id that cannot name a document is not found.
     if (!parseId('Document', documentId)) throw documentNotFound();
-    const view = await this.query.findDocument(request.platform.platformId, documentId);
+    const view = await this.query.find(request.platform.platformId, documentId);
     if (!view) throw documentNotFound();
     return view;
   }
+
+  /** A replacement is the whole document again (the reference's DocumentReplaceRequest): optional fields left out are cleared. */
+  @Put(':documentId')
+  @RequiresPermission('MANAGE')
+  @ApiConsumes('multipart/form-data')
+  @ApiBody(DOCUMENT_FILE_PART)
+  async replace(
+    @Req() request: PlatformRequest,
+    @Res({ passthrough: true }) response: Response,
+    @Param('documentId') documentId: string,
+  ): Promise<DocumentView> {
+    if (!parseId('Document', documentId)) throw documentNotFound();
+    const { value, errors, file } = await readDocumentForm(request, response, DocumentReplaceFieldsDto, 'PUT /documents/{documentId}');
+    throwIfAny(errors);
+    return this.commandBus.execute(new ReplaceDocument(request.platform.platformId, documentId, uploadedFile(file!), metadataOf(value)));
+  }
+
+  @Delete(':documentId')
+  @RequiresPermission('MANAGE')
+  @HttpCode(204)
+  async remove(@Req() request: PlatformRequest, @Param('documentId') documentId: string): Promise<void> {
+    // The reference declares no 400 here either.
+    if (!parseId('Document', documentId)) throw documentNotFound();
+    await this.commandBus.execute(new DeleteDocument(request.platform.platformId, documentId));
+  }
 }
 
-function fileErrors(file: Express.Multer.File | undefined): FieldError[] {
-  if (!file) return [{ field: 'file', constraint: {}, message: 'file is required (a JPEG, PNG or PDF part named "file")' }];
-  if (file.size === 0) return [{ field: 'file', constraint: {}, message: 'file is empty' }];
-  const matches = ACCEPTED_TYPES[file.mimetype];
-  if (!matches) {
-    return [{ field: 'file', constraint: {}, message: `file type ${file.mimetype || 'unknown'} is not accepted; send a JPEG, PNG or PDF` }];
-  }
-  if (!matches(file.buffer)) {
-    return [{ field: 'file', constraint: {}, message: `file content is not a valid ${file.mimetype} file` }];
-  }
-  return [];
+/** The reference's `documentHolder`: a customer or one of its beneficial owners. */
+function isDocumentHolderId(id: string): boolean {
+  return parseId('Customer', id) !== null || (id.startsWith('BeneficialOwner:') && isUuid(id.slice('BeneficialOwner:'.length)));
 }
 
-function uploadError(error: unknown): ValidationError {
-  const code = (error as { code?: string }).code;
-  switch (code) {
-    case 'LIMIT_FILE_SIZE':
-      return new ValidationError([{ field: 'file', constraint: {}, message: `file must be at most ${MAX_DOCUMENT_BYTES / (1024 * 1024)} MB` }]);
-    case 'LIMIT_UNEXPECTED_FILE':
-      return new ValidationError([
-        { field: (error as { field?: string }).field ?? 'file', constraint: {}, message: 'Only one file part, named "file", is accepted' },
-      ]);
-    case 'LIMIT_FIELD_VALUE':
-    case 'LIMIT_FIELD_COUNT':
-    case 'LIMIT_PART_COUNT':
-    case 'LIMIT_FIELD_KEY':
-      return new ValidationError([{ field: (error as { field?: string }).field ?? 'body', constraint: {}, message: 'A form field is too large or there are too many' }]);
-    default:
-      return new ValidationError([{ field: 'body', constraint: {}, message: 'The multipart body is malformed' }]);
-  }
+function uploadedFile(file: Express.Multer.File): UploadedFile {
+  return { buffer: file.buffer, originalName: file.originalname || 'document', contentType: file.mimetype };
+}
+
+function metadataOf(value: DocumentReplaceFieldsDto): DocumentMetadata {
+  return {
+    documentType: value.documentType,
+    country: value.country,
+    side: value.side ?? null,
+    documentNumber: value.documentNumber ?? null,
+    issuingAuthority: value.issuingAuthority ?? null,
+  };
 }

@@ -296,7 +296,7 @@ export function documentView(customerId: string, document: DocumentViewSource): 
     contentType: document.contentType,
     sizeBytes: document.sizeBytes,
     createdAt: document.uploadedAt,
-    updatedAt: document.uploadedAt,
+    updatedAt: document.updatedAt ?? document.uploadedAt,
   };
 }
 

@@ -5,8 +5,8 @@ import { DomainError } from '../../infra/domain/domain-error';
 import { PG_POOL, lookup } from '../../infra/postgres/pool';
 import { Page, PageRequest, toPage } from '../../infra/http/pagination';
 import { CustomerType, KybStatus, KycStatus } from '../domain/customer/customer.events';
-import { CustomerView, DocumentView, StoredCustomerView, StoredDocumentView, VerificationView } from './customer.view';
-import { openCustomerView, openDocumentView } from './personal-data-views';
+import { CustomerView, StoredCustomerView, VerificationView } from './customer.view';
+import { openCustomerView } from './personal-data-views';
 
 export interface CustomerFilters {
   platformCustomerId?: string;
@@ -187,14 +187,5 @@ export class CustomersQuery {
       (row) => ({ createdAt: row.created_at.toISOString(), id: row.verification_id }),
       Number(total.rows[0].count),
     );
-  }
-
-  async findDocument(platformId: string, documentId: string): Promise<DocumentView | null> {
-    const result = await this.pool.query<{ view: StoredDocumentView }>(
-      `SELECT view::json AS view FROM customer_documents WHERE platform_id = $1 AND document_id = $2`,
-      [platformId, documentId],
-    );
-    const view = result.rows[0]?.view;
-    return view ? openDocumentView(view, this.personalData) : null;
   }
 }

@@ -130,6 +130,14 @@ describe('unreadableBodyProblem', () => {
     expect(withBody({ 'content-type': 'multipart/form-data; boundary=x' }, '/2025-10-13/Documents/')).toBeNull();
   });
 
+  it('takes multipart on PUT /documents/{documentId} only (a replacement)', () => {
+    const multipart = (method: string, path: string) =>
+      unreadableBodyProblem(request({ 'content-length': '2', 'content-type': 'multipart/form-data; boundary=x' }, path, { method }), MULTIPART);
+    expect(multipart('PUT', '/2025-10-13/documents/Document:01900000-0000-7000-8000-000000000000')).toBeNull();
+    expect(multipart('DELETE', '/2025-10-13/documents/Document:01900000-0000-7000-8000-000000000000')?.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    expect(multipart('PUT', '/2025-10-13/documents/x/y')?.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+  });
+
   it.each(['br2', 'compress', 'gzip, gzip', 'x-gzip'])('refuses Content-Encoding %s', (encoding) => {
     expect(withBody({ 'content-type': 'application/json', 'content-encoding': encoding })?.code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });

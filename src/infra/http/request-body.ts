@@ -19,9 +19,13 @@ export const MAX_LISTED_TEXT_ERRORS = 100;
 
 /**
  * Routes that read multipart/form-data themselves besides the app's `multipartPaths`, named below
- * the API version segment: the bulk customer CSV upload (docs/customers.md).
+ * the API version segment: the bulk customer CSV upload (docs/customers.md), and a document's
+ * replacement (`PUT /documents/{documentId}`, a pattern: the path holds the id).
  */
 const MULTIPART_VERSIONED_ROUTES = new Set(['customers/bulk/csv']);
+const MULTIPART_VERSIONED_ROUTE_PATTERNS = [
+  { method: 'PUT', route: /^documents\/[^/]+$/ },
+];
 
 /** What decompression body-parser does (`zstd` only on Node versions that have it: not offered). */
 const SUPPORTED_CONTENT_ENCODINGS = new Set(['identity', 'gzip', 'deflate', 'br']);
@@ -54,7 +58,12 @@ export function unreadableBodyProblem(request: Request, multipartPaths: Readonly
   const contentType = parseContentType(request.headers['content-type']);
   if (!contentType) return unsupportedMediaType('A request body needs Content-Type: application/json');
   const path = normalizedPath(request.path);
-  const multipart = contentType.mediaType === 'multipart/form-data' && (multipartPaths.has(path) || MULTIPART_VERSIONED_ROUTES.has(path.split('/').slice(2).join('/')));
+  const route = path.split('/').slice(2).join('/');
+  const multipartRoute =
+    multipartPaths.has(path) ||
+    MULTIPART_VERSIONED_ROUTES.has(route) ||
+    MULTIPART_VERSIONED_ROUTE_PATTERNS.some((pattern) => pattern.method === request.method && pattern.route.test(route));
+  const multipart = contentType.mediaType === 'multipart/form-data' && multipartRoute;
   if (!multipart && contentType.mediaType !== 'application/json') {
     return unsupportedMediaType(`Content-Type ${contentType.mediaType} is not supported: send application/json`);
   }

@@ -8,6 +8,7 @@ import { contactVerificationAfterUpdate, contactVerificationAtCreation } from '.
 import { decideContactVerification, evolveContactVerification, gateVerification } from './contact-verification';
 import { assertKnownTermsVersion } from './end-user-terms';
 import { decideInternalAccounts } from './internal-accounts-opened';
+import { decideDocumentChange, evolveDocuments, individualScenarioAfterReplacements } from './documents';
 import { decideBeneficialOwners, evolveBeneficialOwners, kybAfterOwnersReplaced } from './beneficial-owners';
 
 export type { CustomerCommand, CustomerRecord, CustomerState, VerificationRecord, VerificationScenario } from './customer.state';
@@ -116,12 +117,19 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEv
         return [{ type: 'DocumentUploaded', data: { ...command.document, customerId: state.customerId, platformId: state.platformId } }];
       }
 
+      case 'ReplaceDocument':
+      case 'DeleteDocument':
+        return decideDocumentChange(command, state);
+
       case 'ErasePersonalData':
         return decideErasure(command, state);
 
       case 'SubmitVerification':
         requireActive(state);
-        return gateVerification(state, decideVerification(command, state));
+        return gateVerification(
+          state,
+          decideVerification({ ...command, scenario: { ...command.scenario, individual: individualScenarioAfterReplacements(command.scenario.individual, state) } }, state),
+        );
 
       case 'AddBeneficialOwner':
       case 'UpdateBeneficialOwner':
@@ -183,11 +191,10 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEv
           updatedAt: event.data.changedAt,
         };
       }
-      case 'DocumentUploaded': {
-        if (state.status === 'none') return state;
-        const { customerId: _customerId, platformId: _platformId, ...document } = event.data;
-        return { ...state, documents: [...state.documents, document] };
-      }
+      case 'DocumentUploaded':
+      case 'DocumentReplaced':
+      case 'DocumentDeleted':
+        return state.status === 'none' ? state : evolveDocuments(state, event);
       case 'CustomerPersonalDataErased':
         if (state.status === 'none') return state;
         return {

@@ -155,6 +155,10 @@ export type DocumentRecord = {
   sizeBytes: number;
   sha256: string;
   uploadedAt: string;
+  /** The last replacement (state only, set by the fold of DocumentReplaced; see documents.ts). */
+  updatedAt?: string;
+  /** How many verifications the customer had when this revision was recorded (state only; see documents.ts). */
+  verificationsBefore?: number;
 };
 
 export type CustomerCreated = {
@@ -218,6 +222,18 @@ export type CustomerKybStatusChanged = {
 export type DocumentUploaded = {
   type: 'DocumentUploaded';
   data: DocumentRecord & { customerId: string; platformId: string };
+};
+
+/** `PUT /documents/{documentId}`: the document's new file and metadata (its id and `uploadedAt` stay). */
+export type DocumentReplaced = {
+  type: 'DocumentReplaced';
+  data: Omit<DocumentRecord, 'uploadedAt' | 'updatedAt' | 'verificationsBefore'> & { customerId: string; platformId: string; replacedAt: string };
+};
+
+/** `DELETE /documents/{documentId}`: the document is no longer on file (its events stay, its files are removed). */
+export type DocumentDeleted = {
+  type: 'DocumentDeleted';
+  data: { customerId: string; platformId: string; documentId: string; deletedAt: string };
 };
 
 /** A `POST /verifications` result: one event per verification (its status is final here). */
@@ -300,6 +316,8 @@ export type CustomerEvent =
   | CustomerKycStatusChanged
   | CustomerKybStatusChanged
   | DocumentUploaded
+  | DocumentReplaced
+  | DocumentDeleted
   | VerificationSubmitted
   | CustomerPersonalDataErased
   | BeneficialOwnerAdded
@@ -314,6 +332,8 @@ export const CUSTOMER_EVENT_TYPES: CustomerEvent['type'][] = [
   'CustomerKycStatusChanged',
   'CustomerKybStatusChanged',
   'DocumentUploaded',
+  'DocumentReplaced',
+  'DocumentDeleted',
   'VerificationSubmitted',
   'CustomerPersonalDataErased',
   'BeneficialOwnerAdded',

@@ -1,6 +1,7 @@
 import { ContactChannel, ContactVerificationCommand, ContactVerificationState } from './contact-verification';
 import { BeneficialOwnerCommand } from './beneficial-owners';
 import { CustomerProfile, CustomerType, DocumentRecord, KybStatus, KycStatus, VerificationError, VerificationStatus } from './customer.events';
+import { DocumentCommand } from './documents';
 
 /** The customer decider's state and commands (customer.decider.ts), apart so its parts can share them. */
 
@@ -87,4 +88,5 @@ export type CustomerCommand =
       now: string;
     }
   | BeneficialOwnerCommand
-  | ContactVerificationCommand;
+  | ContactVerificationCommand
+  | DocumentCommand;
