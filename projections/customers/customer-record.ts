@@ -89,6 +89,9 @@ export function evolveCustomerRecord(record: CustomerRecord | null, event: Custo
     case 'ContactVerificationCodeSent':
     case 'ContactVerificationCodeRejected':
       // Codes and wrong attempts are the write side's: the shown status does not change.
+    case 'KycLinkIssued':
+    case 'KycLinkCompleted':
+      // Links are the write side's (the verification a link runs has its own events).
     case 'VerificationSubmitted':
     case 'CustomerInternalAccountsOpened':
       // Neither changes the customer as shown (a verification has a row and a view of its own).

@@ -6,6 +6,9 @@ import { CustomersController } from './http/customers.controller';
 import { DocumentsController } from './http/documents.controller';
 import { EndUserTermsController } from './http/end-user-terms.controller';
 import { VerificationsController } from './http/verifications.controller';
+import { CompleteKycLinkHandler, IssueKycLinkHandler, KycLinks } from './commands/kyc-links';
+import { KycLinkController } from './http/kyc-link.controller';
+import { KycLinkPageController } from './http/kyc-link-page.controller';
 
 /**
  * The customers routes, in their own module so that they are registered after the accounts
@@ -15,6 +18,8 @@ import { VerificationsController } from './http/verifications.controller';
 @Module({
   imports: [CustomersModule],
   // EndUserTermsController first: `GET /customers/end-user-terms` before `GET /customers/:customerId`.
-  controllers: [EndUserTermsController, CustomersController, ContactVerificationController, DocumentsController, VerificationsController, BeneficialOwnersController],
+  controllers: [EndUserTermsController, CustomersController, ContactVerificationController, DocumentsController, VerificationsController, BeneficialOwnersController, KycLinkController, KycLinkPageController],
+  // The hosted KYC/KYB link's handlers live with its routes.
+  providers: [IssueKycLinkHandler, CompleteKycLinkHandler, KycLinks],
 })
 export class CustomersHttpModule {}

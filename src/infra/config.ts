@@ -43,6 +43,19 @@ export interface AppConfig {
   retention: RetentionConfig;
   /** Failed platform Basic authentications (docs/api.md "Authentication"). */
   platformAuth: PlatformAuthLimits;
+  /** Hosted KYC/KYB links (docs/customers.md "Hosted KYC/KYB link"). */
+  kycLinks: KycLinkConfig;
+}
+
+export interface KycLinkConfig {
+  /** How long a link can be used (KYC_LINK_LIFETIME_MS, 24 hours). */
+  lifetimeMs: number;
+  /**
+   * The origin (and path) the service is reached at from the internet (PUBLIC_BASE_URL, e.g.
+   * `https://api.example.com`), for links handed to end users. Unset: the origin the platform
+   * called the API at (the request's protocol and Host), right when nothing rewrites it between.
+   */
+  publicBaseUrl: string | null;
 }
 
 /** Incoming payments' approval by the platform (docs/receiving.md). */
@@ -207,7 +220,25 @@ export function loadConfig(env: NodeJS.ProcessEnv, resolved: { databaseUrl: stri
       maxFailuresPerClient: Math.max(1, Math.floor(numberFromEnv(env.PLATFORM_AUTH_MAX_FAILURES_PER_CLIENT, 10))),
       maxFailuresPerAddress: Math.max(1, Math.floor(numberFromEnv(env.PLATFORM_AUTH_MAX_FAILURES_PER_ADDRESS, 50))),
     },
+    kycLinks: {
+      lifetimeMs: Math.max(1, numberFromEnv(env.KYC_LINK_LIFETIME_MS, 24 * 60 * 60 * 1000)),
+      publicBaseUrl: publicBaseUrl(env.PUBLIC_BASE_URL),
+    },
   };
+}
+
+function publicBaseUrl(text: string | undefined): string | null {
+  if (text === undefined || text === '') return null;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Error(`PUBLIC_BASE_URL must be an absolute http(s) URL, got ${text}`);
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.search || url.hash || url.username) {
+    throw new Error(`PUBLIC_BASE_URL must be an http(s) origin and path without query, fragment or credentials, got ${text}`);
+  }
+  return url.href.replace(/\/+$/, '');
 }
 
 /** A bind address only this machine can reach. */

@@ -25,6 +25,8 @@ export const MAX_LISTED_TEXT_ERRORS = 100;
 const MULTIPART_VERSIONED_ROUTES = new Set(['customers/bulk/csv']);
 const MULTIPART_VERSIONED_ROUTE_PATTERNS = [
   { method: 'PUT', route: /^documents\/[^/]+$/ },
+  // The hosted KYC/KYB page's form (fields and a document), posted to the link itself.
+  { method: 'POST', route: /^hosted\/kyc\/[^/]+$/ },
 ];
 
 /** What decompression body-parser does (`zstd` only on Node versions that have it: not offered). */

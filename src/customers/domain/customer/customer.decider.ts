@@ -10,6 +10,7 @@ import { assertKnownTermsVersion } from './end-user-terms';
 import { decideInternalAccounts } from './internal-accounts-opened';
 import { decideDocumentChange, evolveDocuments, individualScenarioAfterReplacements } from './documents';
 import { decideBeneficialOwners, evolveBeneficialOwners, kybAfterOwnersReplaced } from './beneficial-owners';
+import { decideKycLinks, evolveKycLinks } from './kyc-links';
 
 export type { CustomerCommand, CustomerRecord, CustomerState, VerificationRecord, VerificationScenario } from './customer.state';
 
@@ -131,6 +132,10 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEv
           decideVerification({ ...command, scenario: { ...command.scenario, individual: individualScenarioAfterReplacements(command.scenario.individual, state) } }, state),
         );
 
+      case 'IssueKycLink':
+      case 'CompleteKycLink':
+        return decideKycLinks(command, state);
+
       case 'AddBeneficialOwner':
       case 'UpdateBeneficialOwner':
         return decideBeneficialOwners(command, state);
@@ -203,6 +208,9 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEv
           erasedPersonalDataKeyIds: [...(state.erasedPersonalDataKeyIds ?? []), event.data.keyId],
           updatedAt: event.data.erasedAt,
         };
+      case 'KycLinkIssued':
+      case 'KycLinkCompleted':
+        return state.status === 'none' ? state : evolveKycLinks(state, event);
       case 'BeneficialOwnerAdded':
       case 'BeneficialOwnerUpdated':
         return state.status === 'none' ? state : evolveBeneficialOwners(state, event);

@@ -1,5 +1,6 @@
 import { PersonalSecret } from '../../../infra/domain/personal-secret';
 import { CONTACT_VERIFICATION_EVENT_TYPES, ContactVerificationEvent } from './contact-verification.events';
+import { KYC_LINK_EVENT_TYPES, KycLinkEvent } from './kyc-link.events';
 
 /**
  * Events of the customer stream (`customer-<uuid>`). Documents and verifications live in the
@@ -322,7 +323,8 @@ export type CustomerEvent =
   | CustomerPersonalDataErased
   | BeneficialOwnerAdded
   | BeneficialOwnerUpdated
-  | ContactVerificationEvent;
+  | ContactVerificationEvent
+  | KycLinkEvent;
 
 export const CUSTOMER_EVENT_TYPES: CustomerEvent['type'][] = [
   'CustomerCreated',
@@ -339,4 +341,5 @@ export const CUSTOMER_EVENT_TYPES: CustomerEvent['type'][] = [
   'BeneficialOwnerAdded',
   'BeneficialOwnerUpdated',
   ...CONTACT_VERIFICATION_EVENT_TYPES,
+  ...KYC_LINK_EVENT_TYPES,
 ];

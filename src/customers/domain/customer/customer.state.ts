@@ -2,6 +2,7 @@ import { ContactChannel, ContactVerificationCommand, ContactVerificationState } 
 import { BeneficialOwnerCommand } from './beneficial-owners';
 import { CustomerProfile, CustomerType, DocumentRecord, KybStatus, KycStatus, VerificationError, VerificationStatus } from './customer.events';
 import { DocumentCommand } from './documents';
+import { KycLinkRecord } from './kyc-link.events';
 
 /** The customer decider's state and commands (customer.decider.ts), apart so its parts can share them. */
 
@@ -32,6 +33,8 @@ export interface CustomerRecord {
   erasedPersonalDataKeyIds?: string[];
   /** The channels the provider requires and their progress (absent when none is required). */
   contactVerification?: ContactVerificationState;
+  /** Hosted KYC/KYB links issued, oldest first (absent before the first; kyc-links.ts). */
+  kycLinks?: KycLinkRecord[];
 }
 
 /** JSON-serialisable (the read model keeps it), a discriminated union on `status`. */
@@ -87,6 +90,9 @@ export type CustomerCommand =
       reason: string;
       now: string;
     }
+  | { type: 'IssueKycLink'; linkId: string; tokenHash: string; redirectUri: string | null; expiresAt: string; now: string }
+  /** The link's person submitted it (single use); SubmitVerification follows (kyc-links.ts). */
+  | { type: 'CompleteKycLink'; tokenHash: string; now: string }
   | BeneficialOwnerCommand
   | ContactVerificationCommand
   | DocumentCommand;
