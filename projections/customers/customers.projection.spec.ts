@@ -377,4 +377,14 @@ describe('customers projection', () => {
     ]);
   });
 
+  it('a customer lookup planned once on the empty table (a prepared statement) still uses the primary key', async () => {
+    // The plan a connection keeps while the table grows: one that scans the platform's customers costs O(customers) per event.
+    await spec.rows(`PREPARE customer_lookup(text, text) AS SELECT state FROM customers WHERE platform_id = $1 AND customer_id = $2`);
+    await spec.rows(`SET plan_cache_mode = force_generic_plan`);
+    const [plan] = await spec.rows<{ 'QUERY PLAN': Array<{ Plan: { 'Node Type': string; 'Index Name'?: string; 'Index Cond'?: string } }> }>(
+      `EXPLAIN (FORMAT JSON) EXECUTE customer_lookup('${PLATFORM}', '${CUSTOMER}')`,
+    );
+    expect(plan['QUERY PLAN'][0].Plan).toMatchObject({ 'Node Type': 'Index Scan', 'Index Name': 'customers_pkey', 'Index Cond': '((platform_id = $1) AND (customer_id = $2))' });
+    expect(await spec.rows(`SELECT count(*)::int AS keys FROM pg_index WHERE indrelid = 'customers'::regclass AND indisprimary`)).toEqual([{ keys: 1 }]);
+  });
 });

@@ -72,6 +72,13 @@ export class InternalAccountProvisioner {
    * customer event first and open after; the decider then answers an account already recorded
    * with nothing to add, even after a deletion, so a retry finishes what was decided, and closes
    * what it opened if the customer is deleted by then (the deletion's closing may have run first).
+   *
+   * Why the first round reads no account stream (trustRecorded): with atomic commits an account the
+   * customer's stream records was opened in the same commit, and one it does not record is opened
+   * expecting no stream, so an account opened some other way (before openings were recorded, or
+   * by a racing provisioning) fails the commit and the next round reads every account. A new
+   * customer's request, and the reactor's second run of it, then read two streams (the platform's
+   * and the customer's) instead of one per currency more.
    */
   async provisionCustomerCurrencies(input: { platformId: string; customerId: string; currencies: string[]; openedAt: string }): Promise<void> {
     const wanted: OpenAccountInput[] = input.currencies.filter(isCurrencyCode).map((currency) => ({
@@ -85,10 +92,13 @@ export class InternalAccountProvisioner {
     const customerStream = streamNameFor(input.customerId);
     const metadata = { platformId: input.platformId };
     for (let attempt = 1; ; attempt++) {
-      const unopened = new Set(await this.ledger.unopened(wanted.map((account) => account.accountId)));
-      const missing = wanted.filter((account) => unopened.has(account.accountId));
-      if (missing.length === 0) return;
+      // First, with atomic commits, the customer's stream alone says what is open (see trustRecorded).
+      const trustRecorded = attempt === 1 && this.ledger.supportsAtomicSteps;
+      const unopened = trustRecorded ? null : new Set(await this.ledger.unopened(wanted.map((account) => account.accountId)));
       const { state, revision } = await this.commands.load(CUSTOMER_STREAM, customerStream);
+      const recorded = new Set(state.status === 'none' ? [] : (state.internalAccountIds ?? []));
+      const missing = wanted.filter((account) => (unopened ? unopened.has(account.accountId) : !recorded.has(account.accountId)));
+      if (missing.length === 0) return;
       let decided: CustomerEvent[];
       try {
         decided = customerDecider.decide(

@@ -1,20 +1,26 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { CommandStore } from '../../infra/commands/command-store';
+import { CommandStore, DecidedAppend } from '../../infra/commands/command-store';
 import { APP_CONFIG, AppConfig } from '../../infra/config';
 import { PersonalDataKeys, personalDataKeyId } from '../../infra/crypto/personal-data';
+import { DomainError } from '../../infra/domain/domain-error';
+import { ConcurrencyError } from '../../infra/event-store/event-store.port';
 import { newId, streamNameFor } from '../../infra/ids';
 import { initialIndividualKycStatus } from '../../sandbox';
 import { requiredContactChannels } from '../contact-verification-providers';
 import { CustomerLifecycleHooks } from '../customer-lifecycle-hooks';
+import { CustomerState } from '../domain/customer/customer.decider';
 import { CustomerProfile, CustomerType, KycStatus } from '../domain/customer/customer.events';
 import { assertKnownTermsVersion } from '../domain/customer/end-user-terms';
 import { CustomerView, customerView } from '../queries/customer.view';
 import { openCustomerView } from '../queries/personal-data-views';
 import { CUSTOMER_STREAM } from '../streams';
 import { activeOrDeleted, stampOwners } from './customer-guards';
-import { CustomerKeyClaims, platformCustomerIdKey, umaAddressKey } from './customer-key-claims';
+import { CustomerKeyClaims, KeyClaim, claimStreamName, platformCustomerIdKey, umaAddressKey } from './customer-key-claims';
 import { CustomerSecrets } from './customer-secrets';
+
+/** Commits tried when racing requests keep moving the claim streams (as CUSTOMER_KEY_CLAIM_STREAM's maxAttempts). */
+const MAX_CREATE_ATTEMPTS = 20;
 
 /** Generated UMA addresses live on this domain (platforms may bring their own address). */
 export const SANDBOX_UMA_DOMAIN = 'uma.sandbox.payments.local';
@@ -38,10 +44,10 @@ export class CreateCustomer extends Command<CustomerView> {
 }
 
 /**
- * Creation claims the unique keys (platformCustomerId per platform, UMA address), appends the
- * customer, then runs the creation hooks (internal accounts) in the same request. A crash
- * part-way is safe: orphan claims are taken over, and a reactor re-runs the hooks for every
- * `CustomerCreated`.
+ * Creation claims the unique keys (platformCustomerId per platform, UMA address) and appends the
+ * customer in one commit, then runs the creation hooks (internal accounts) in the same request.
+ * A crash part-way is safe: a reactor re-runs the hooks for every `CustomerCreated`. Event stores
+ * without multi-stream commits claim first (orphan claims are taken over), then append.
  */
 @CommandHandler(CreateCustomer)
 export class CreateCustomerHandler implements ICommandHandler<CreateCustomer, CustomerView> {
@@ -61,41 +67,72 @@ export class CreateCustomerHandler implements ICommandHandler<CreateCustomer, Cu
     const umaAddress = input.umaAddress ?? generatedUmaAddress(platformCustomerId, customerId);
     // The decider refuses it too; checked first so that a refusal claims no key and creates no data key.
     assertKnownTermsVersion(input.profile.endUserTermsConsent);
-    await this.claimKeys(platformId, customerId, platformCustomerId, umaAddress, now);
+    const keys = keyClaims(platformId, platformCustomerId, umaAddress);
+    // Decided (not appended) before anything is sealed: a key in use refuses the request first.
+    const claims = await this.firstClaims(keys, platformId, customerId, now);
     // A nameless individual has nothing the sandbox suffix rule could read: it starts UNVERIFIED.
     const initialKycStatus: KycStatus =
       input.customerType === 'INDIVIDUAL' && this.config.mode === 'sandbox' && input.profile.fullName
         ? initialIndividualKycStatus(input.profile.fullName)
         : 'UNVERIFIED';
-    // The customer's data key is created with it; secret fields are sealed before they enter an event.
+    // Secret fields are sealed before they enter an event; sealing creates the customer's data key
+    // (a customer with nothing secret gets it when a value is first sealed).
     const keyId = personalDataKeyId(customerId, 0);
-    await this.personalData.create(keyId);
     const profile = await this.secrets.sealProfile(keyId, customerId, { ...input.profile, beneficialOwners: stampOwners(input.profile.beneficialOwners, now) });
-    const result = await this.commands.handle(CUSTOMER_STREAM, streamNameFor(customerId), {
-      type: 'CreateCustomer',
-      customerId,
-      platformId,
-      customerType: input.customerType,
-      platformCustomerId,
-      umaAddress,
-      profile: { ...input.profile, ...profile },
-      initialKycStatus,
-      contactChannels: requiredContactChannels(this.config, input.profile.email),
-      now,
-    });
+    const initial = CUSTOMER_STREAM.decider.initialState();
+    // A new id: the stream cannot exist, so the decision needs no read.
+    const events = CUSTOMER_STREAM.decider.decide(
+      {
+        type: 'CreateCustomer',
+        customerId,
+        platformId,
+        customerType: input.customerType,
+        platformCustomerId,
+        umaAddress,
+        profile: { ...input.profile, ...profile },
+        initialKycStatus,
+        contactChannels: requiredContactChannels(this.config, input.profile.email),
+        now,
+      },
+      initial,
+    );
+    const customer: DecidedAppend = { type: CUSTOMER_STREAM, state: initial, streamName: streamNameFor(customerId), events, expectedRevision: 'no_stream' };
+    await this.commitWithClaims(keys, claims, customer, platformId, customerId, now);
+    const state: CustomerState = this.commands.decide(CUSTOMER_STREAM, initial, events);
     await this.hooks.runCustomerCreated({ platformId, customerId, customerType: input.customerType, createdAt: now });
-    return openCustomerView(customerView(activeOrDeleted(result.state)), this.personalData);
+    return openCustomerView(customerView(activeOrDeleted(state)), this.personalData);
   }
 
-  /** Both keys or neither: a refused second claim releases the first. */
-  private async claimKeys(platformId: string, customerId: string, platformCustomerId: string, umaAddress: string, now: string): Promise<void> {
-    const claims = [
-      { key: platformCustomerIdKey(platformId, platformCustomerId), code: 'CONFLICT', message: 'A customer with this platformCustomerId already exists' },
-      { key: umaAddressKey(umaAddress), code: 'UMA_ADDRESS_EXISTS', message: 'This UMA address is already in use' },
-    ];
+  /**
+   * The claims to commit with the customer. Without multi-stream commits they are appended here
+   * instead, both or neither (a refused second claim releases the first), leaving none to commit.
+   */
+  private async firstClaims(keys: KeyClaim[], platformId: string, customerId: string, now: string): Promise<DecidedAppend[]> {
+    if (this.commands.events.supportsAtomicMultiAppend) return this.claims.decideClaims(keys, platformId, customerId, now);
+    await this.claimKeys(keys, platformId, customerId, now);
+    return [];
+  }
+
+  /** One commit; a claim stream a racing request moved is decided again (its winner then holds the key: refused). */
+  private async commitWithClaims(keys: KeyClaim[], claims: DecidedAppend[], customer: DecidedAppend, platformId: string, customerId: string, now: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.commands.commit([...claims, customer]);
+        return;
+      } catch (error) {
+        const moved = error instanceof ConcurrencyError && claims.length > 0 ? keys.find((claim) => claimStreamName(claim.key) === error.streamName) : undefined;
+        if (!moved) throw error;
+        if (attempt >= MAX_CREATE_ATTEMPTS) throw new DomainError(moved.code, moved.message);
+        claims = await this.claims.decideClaims(keys, platformId, customerId, now);
+      }
+    }
+  }
+
+  /** Both keys appended or neither: a refused second claim releases the first. */
+  private async claimKeys(keys: KeyClaim[], platformId: string, customerId: string, now: string): Promise<void> {
     const held: string[] = [];
     try {
-      for (const claim of claims) {
+      for (const claim of keys) {
         await this.claims.claim(claim.key, claim.code, claim.message, platformId, customerId, now);
         held.push(claim.key);
       }
@@ -104,6 +141,13 @@ export class CreateCustomerHandler implements ICommandHandler<CreateCustomer, Cu
       throw error;
     }
   }
+}
+
+function keyClaims(platformId: string, platformCustomerId: string, umaAddress: string): KeyClaim[] {
+  return [
+    { key: platformCustomerIdKey(platformId, platformCustomerId), code: 'CONFLICT', message: 'A customer with this platformCustomerId already exists' },
+    { key: umaAddressKey(umaAddress), code: 'UMA_ADDRESS_EXISTS', message: 'This UMA address is already in use' },
+  ];
 }
 
 /** `$<slug of platformCustomerId>.<8 hex>@uma.sandbox.payments.local`: readable and unique enough. */

@@ -1,14 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import { CommandStore } from '../../infra/commands/command-store';
+import { CommandStore, DecidedAppend } from '../../infra/commands/command-store';
 import { DomainError } from '../../infra/domain/domain-error';
 import { EventStoreService } from '../../infra/event-store/event-store.service';
 import { streamNameFor, uuidv5 } from '../../infra/ids';
-import { ClaimCommand } from '../domain/claim/claim.decider';
+import { ClaimCommand, ClaimState } from '../domain/claim/claim.decider';
 import { customerStateFromEvents } from '../queries/customer.view';
 import { CUSTOMER_KEY_CLAIM_STREAM } from '../streams';
 
 /** A claim whose customer never got created (a crashed request) is taken over after this. */
 const ORPHAN_CLAIM_AFTER_MS = 30_000;
+
+/** A unique key to claim, and the refusal when an active customer holds it. */
+export interface KeyClaim {
+  key: string;
+  code: string;
+  message: string;
+}
 
 /**
  * The customers' unique keys (platformCustomerId per platform, UMA address), one claim stream
@@ -26,21 +33,34 @@ export class CustomerKeyClaims {
    * that never got created, was deleted or moved away is taken over (see `holderStillCounts`).
    */
   async claim(key: string, code: string, message: string, platformId: string, customerId: string, now: string): Promise<void> {
-    const taken = () => new DomainError(code, message);
     try {
-      await this.commands.handle(CUSTOMER_KEY_CLAIM_STREAM, claimStreamName(key), async (state): Promise<ClaimCommand> => {
-        let takeOverFrom: string | null = null;
-        if (state.status === 'held' && state.customerId !== customerId) {
-          if (await this.holderStillCounts(state.customerId, state.claimedAt, now, key)) throw taken();
-          takeOverFrom = state.customerId;
-        }
-        return { type: 'ClaimKey', key, platformId, customerId, takeOverFrom, conflictCode: code, now };
-      });
+      await this.commands.handle(CUSTOMER_KEY_CLAIM_STREAM, claimStreamName(key), (state) => this.claimCommand(state, { key, code, message }, platformId, customerId, now));
     } catch (error) {
       // Every attempt lost a race: other requests keep claiming this key, so it is taken.
-      if (error instanceof DomainError && error.code === 'CONFLICT') throw taken();
+      if (error instanceof DomainError && error.code === 'CONFLICT') throw new DomainError(code, message);
       throw error;
     }
+  }
+
+  /**
+   * The claims decided on the claim streams as they are now, not appended: the caller commits
+   * them with its own events (CreateCustomer: keys and customer in one commit) and decides again
+   * when a claim stream moved meanwhile. Throws a claim's code when an active customer holds it;
+   * a key the customer holds already needs no append.
+   */
+  async decideClaims(claims: KeyClaim[], platformId: string, customerId: string, now: string): Promise<DecidedAppend[]> {
+    const settled = await Promise.allSettled(
+      claims.map(async (claim) => {
+        const streamName = claimStreamName(claim.key);
+        const { state, revision } = await this.commands.load(CUSTOMER_KEY_CLAIM_STREAM, streamName);
+        const events = CUSTOMER_KEY_CLAIM_STREAM.decider.decide(await this.claimCommand(state, claim, platformId, customerId, now), state);
+        return { type: CUSTOMER_KEY_CLAIM_STREAM, state, streamName, events, expectedRevision: revision };
+      }),
+    );
+    // Read at once, refused in the claims' order: with both keys taken, the first one's code answers.
+    const refused = settled.find((outcome) => outcome.status === 'rejected');
+    if (refused) throw refused.reason;
+    return settled.flatMap((outcome) => (outcome.status === 'fulfilled' && outcome.value.events.length > 0 ? [outcome.value] : []));
   }
 
   /** Frees `key` if the customer holds it (a no-op otherwise). */
@@ -53,6 +73,16 @@ export class CustomerKeyClaims {
     const now = new Date().toISOString();
     await this.release(platformCustomerIdKey(platformId, platformCustomerId), platformId, customerId, now);
     await this.release(umaAddressKey(umaAddress), platformId, customerId, now);
+  }
+
+  /** Claims the key, taking it over from a holder that no longer counts; throws the claim's code otherwise. */
+  private async claimCommand(state: ClaimState, claim: KeyClaim, platformId: string, customerId: string, now: string): Promise<ClaimCommand> {
+    let takeOverFrom: string | null = null;
+    if (state.status === 'held' && state.customerId !== customerId) {
+      if (await this.holderStillCounts(state.customerId, state.claimedAt, now, claim.key)) throw new DomainError(claim.code, claim.message);
+      takeOverFrom = state.customerId;
+    }
+    return { type: 'ClaimKey', key: claim.key, platformId, customerId, takeOverFrom, conflictCode: claim.code, now };
   }
 
   /**
