@@ -1,4 +1,6 @@
 import { Projection } from '../src/infra/projections/projection';
+import { agentActionsProjection } from './agents/agent-actions.projection';
+import { agentsProjection } from './agents/agents.projection';
 import { apiTokensProjection } from './api-tokens/api-tokens.projection';
 import { bulkImportJobsProjection } from './bulk-import-jobs/bulk-import-jobs.projection';
 import { cardsProjection } from './cards/cards.projection';
@@ -31,4 +33,6 @@ export const ALL_PROJECTIONS: Projection[] = [
   invitationsProjection,
   apiTokensProjection,
   bulkImportJobsProjection,
+  agentsProjection,
+  agentActionsProjection,
 ];

@@ -1,5 +1,6 @@
 import { Type } from '@nestjs/common';
 import { AccountsModule } from './accounts';
+import { AgentsModule } from './agents';
 import { CardsModule } from './cards';
 import { CustomersHttpModule } from './customers';
 import { DirectoriesModule } from './directories';
@@ -28,4 +29,5 @@ export const FEATURE_MODULES: Type<unknown>[] = [
   DirectoriesModule,
   InvitationsModule,
   ReceivingModule,
+  AgentsModule,
 ];

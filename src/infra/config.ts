@@ -43,6 +43,8 @@ export interface AppConfig {
   retention: RetentionConfig;
   /** Failed platform Basic authentications (docs/api.md "Authentication"). */
   platformAuth: PlatformAuthLimits;
+  /** Agents' installation (docs/agents.md). */
+  agents: AgentInstallationConfig;
   /** Hosted KYC/KYB links (docs/customers.md "Hosted KYC/KYB link"). */
   kycLinks: KycLinkConfig;
 }
@@ -56,6 +58,16 @@ export interface KycLinkConfig {
    * called the API at (the request's protocol and Host), right when nothing rewrites it between.
    */
   publicBaseUrl: string | null;
+}
+
+/** Device codes and their redemption (docs/agents.md "Device codes"). */
+export interface AgentInstallationConfig {
+  /** How long a device code can be redeemed (AGENT_DEVICE_CODE_LIFETIME_MS, 24 hours). */
+  deviceCodeLifetimeMs: number;
+  /** The fixed window failed redemptions are counted in per source address (1 minute). */
+  redeemFailureWindowMs: number;
+  /** Failed redemptions per source address per window; past it 429 until the window ends (AGENT_REDEEM_MAX_FAILURES_PER_ADDRESS, 20). */
+  maxRedeemFailuresPerAddress: number;
 }
 
 /** Incoming payments' approval by the platform (docs/receiving.md). */
@@ -219,6 +231,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, resolved: { databaseUrl: stri
       failureWindowMs: Math.max(1000, numberFromEnv(env.PLATFORM_AUTH_FAILURE_WINDOW_MS, 60 * 1000)),
       maxFailuresPerClient: Math.max(1, Math.floor(numberFromEnv(env.PLATFORM_AUTH_MAX_FAILURES_PER_CLIENT, 10))),
       maxFailuresPerAddress: Math.max(1, Math.floor(numberFromEnv(env.PLATFORM_AUTH_MAX_FAILURES_PER_ADDRESS, 50))),
+    },
+    agents: {
+      deviceCodeLifetimeMs: Math.max(1, numberFromEnv(env.AGENT_DEVICE_CODE_LIFETIME_MS, 24 * 60 * 60 * 1000)),
+      redeemFailureWindowMs: 60 * 1000,
+      maxRedeemFailuresPerAddress: Math.max(1, Math.floor(numberFromEnv(env.AGENT_REDEEM_MAX_FAILURES_PER_ADDRESS, 20))),
     },
     kycLinks: {
       lifetimeMs: Math.max(1, numberFromEnv(env.KYC_LINK_LIFETIME_MS, 24 * 60 * 60 * 1000)),

@@ -27,6 +27,8 @@ export const ID_PREFIXES = [
   'Token',
   'DelegatedKey',
   'CardFundingSource',
+  'Agent',
+  'AgentAction',
   'BeneficialOwner',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];

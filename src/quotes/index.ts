@@ -8,6 +8,12 @@ export { QUOTE_TRANSACTION_REDUCERS } from './queries/quote-transaction.reducers
 export { quoteTermsView } from './queries/quote.view';
 export type { QuoteView } from './queries/quote.view';
 export { QuotesModule } from './quotes.module';
+// The agents context: an agent's quotes run the same commands as POST /quotes and execute.
+export { CreateQuote } from './commands/create-quote';
+export type { QuoteRequest } from './commands/create-quote';
+export { ExecuteQuote } from './commands/execute-quote';
+export { parseQuoteRequest } from './http/quote-request';
+export { QuotesQuery } from './queries/quotes.query';
 // The directories context: withdrawal fees and corridors priced by the quotes' own pricing.
 export { counterpartyFixedFeeFor } from './pricing/fee-schedule';
 export { isPricedCurrency } from './pricing/payout-currencies';

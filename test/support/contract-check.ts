@@ -46,7 +46,11 @@ function contracts(): ContractDocument[] {
  * no such status for the operation: SPEC.md wins over the reference
  * (../shared/reference/README.md), so these are not contract breaks.
  */
-const SPEC_OVER_REFERENCE: Array<{ operation: string; status: number; code: string; why: string }> = [
+/**
+ * Answers SPEC.md (or an issue) gives where the reference declares none: each names the operation
+ * ('*': any), the status, and the error `code` or, for a success, what the body must be.
+ */
+const SPEC_OVER_REFERENCE: Array<{ operation: string; status: number; code?: string; body?: (body: any) => boolean; why: string }> = [
   { operation: 'POST /quotes', status: 409, code: 'SCA_SESSION_REQUIRED', why: 'SPEC.md Authentication 7: no live SCA login is 409 (immediatelyExecute runs the execute)' },
   { operation: '*', status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', why: 'issue 21: a body the service cannot read (media type, charset, encoding); the reference declares no answer for it' },
   { operation: '*', status: 403, code: 'FORBIDDEN', why: "issue 24: an API token without the operation's permission (the reference's Permission; its Error403 FORBIDDEN is 'Insufficient permissions')" },
@@ -57,11 +61,29 @@ const SPEC_OVER_REFERENCE: Array<{ operation: string; status: number; code: stri
     why: 'a bad filter or cursor is refused listing every bad field (docs/api.md, as on every list); the reference declares no error answers for this list',
   },
   {
+    operation: 'GET /agents/me/internal-accounts',
+    status: 400,
+    code: 'INVALID_INPUT',
+    why: 'issue 26: a bad filter or cursor is refused listing every bad field, as on every list (docs/agents.md); the reference declares no 400 for this list',
+  },
+  {
+    operation: 'GET /agents/me/actions',
+    status: 400,
+    code: 'INVALID_INPUT',
+    why: 'issue 26: a bad status filter or cursor is refused listing every bad field, as on every list (docs/api.md); the reference declares no 400 for this list',
+  },
+  {
     operation: 'POST /customers/bulk/csv',
     status: 400,
     code: 'INVALID_INPUT',
     why: 'issue 25: a file that cannot become a job (no CSV part, unreadable, a bad header, over 10 MB or 10,000 rows) is refused at once (docs/customers.md); the reference declares only 202',
   },
+  ...['approve', 'reject'].map((decision) => ({
+    operation: `POST /transactions/{transactionId}/${decision}`,
+    status: 200,
+    body: (body: any) => body?.type === 'OUTGOING' && typeof body?.quoteId === 'string',
+    why: "SPEC.md Endpoints: the platform's approval of an agent-initiated transaction (docs/agents.md); the reference's 200 names only the IncomingTransaction of an incoming payment",
+  })),
 ];
 
 export function checkAnswer(method: string, path: string, response: Pick<Response, 'status' | 'body' | 'text'>): void {
@@ -75,7 +97,12 @@ export function checkAnswer(method: string, path: string, response: Pick<Respons
 function specOverReference(contract: ContractDocument, method: string, path: string, status: number, body: unknown): boolean {
   const operation = contract.operationFor(method, path);
   const code = (body as { code?: unknown } | undefined)?.code;
-  return SPEC_OVER_REFERENCE.some((allowed) => (allowed.operation === '*' || allowed.operation === operation) && allowed.status === status && allowed.code === code);
+  return SPEC_OVER_REFERENCE.some(
+    (allowed) =>
+      (allowed.operation === '*' || allowed.operation === operation) &&
+      allowed.status === status &&
+      (allowed.body ? allowed.body(body) : allowed.code === code),
+  );
 }
 
 export function checkWebhook(body: unknown): void {

@@ -2,9 +2,10 @@ import { Command, CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cq
 import { DomainError } from '../../infra/domain/domain-error';
 import { WireTransaction } from '../queries/transaction-wire';
 import { TransactionsQuery } from '../queries/transactions.query';
+import { ApproveAgentTransaction, RejectAgentTransaction } from './agent-transaction-ports';
 import { ApproveIncomingPayment, RejectIncomingPayment } from './incoming-payment-ports';
 
-/** `POST /transactions/{id}/approve`: the platform approves an incoming payment waiting for it. */
+/** `POST /transactions/{id}/approve`: the platform approves an incoming payment (or an agent's quote) waiting for it. */
 export class ApproveTransaction extends Command<WireTransaction> {
   constructor(
     readonly platformId: string,
@@ -15,7 +16,7 @@ export class ApproveTransaction extends Command<WireTransaction> {
   }
 }
 
-/** `POST /transactions/{id}/reject`: the platform refuses an incoming payment waiting for it. */
+/** `POST /transactions/{id}/reject`: the platform refuses an incoming payment (or an agent's quote) waiting for it. */
 export class RejectTransaction extends Command<WireTransaction> {
   constructor(
     readonly platformId: string,
@@ -27,10 +28,11 @@ export class RejectTransaction extends Command<WireTransaction> {
 }
 
 /**
- * Only incoming payments wait for the platform's decision; their streams belong to the receiving
- * context, which decides (ApproveIncomingPayment / RejectIncomingPayment). Any other transaction
- * of the platform answers 409 TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL, an unknown or foreign
- * one 404.
+ * Incoming payments and the quotes of agents' pending actions wait for the platform's decision;
+ * their streams belong to the receiving and the agents context, which decide
+ * (ApproveIncomingPayment / RejectIncomingPayment, then ApproveAgentTransaction /
+ * RejectAgentTransaction). Any other transaction of the platform answers 409
+ * TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL, an unknown or foreign one 404.
  */
 async function notAwaitingApproval(transactions: TransactionsQuery, platformId: string, transactionId: string): Promise<never> {
   const view = await transactions.findById(platformId, transactionId);
@@ -47,7 +49,8 @@ export class ApproveTransactionHandler implements ICommandHandler<ApproveTransac
 
   async execute({ platformId, transactionId, receiverCustomerInfo }: ApproveTransaction): Promise<WireTransaction> {
     const incoming = await this.commandBus.execute(new ApproveIncomingPayment(platformId, transactionId, receiverCustomerInfo));
-    return incoming ?? notAwaitingApproval(this.transactions, platformId, transactionId);
+    const decided = incoming ?? (await this.commandBus.execute(new ApproveAgentTransaction(platformId, transactionId)));
+    return decided ?? notAwaitingApproval(this.transactions, platformId, transactionId);
   }
 }
 
@@ -60,6 +63,7 @@ export class RejectTransactionHandler implements ICommandHandler<RejectTransacti
 
   async execute({ platformId, transactionId, reason }: RejectTransaction): Promise<WireTransaction> {
     const incoming = await this.commandBus.execute(new RejectIncomingPayment(platformId, transactionId, reason));
-    return incoming ?? notAwaitingApproval(this.transactions, platformId, transactionId);
+    const decided = incoming ?? (await this.commandBus.execute(new RejectAgentTransaction(platformId, transactionId, reason)));
+    return decided ?? notAwaitingApproval(this.transactions, platformId, transactionId);
   }
 }

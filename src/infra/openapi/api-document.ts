@@ -24,12 +24,14 @@ export function buildApiDocument(app: INestApplication, apiVersion: string): Ope
     .setTitle('Payments Service API')
     .setDescription(
       'Quotes across currencies and rails, execution, Strong Customer Authentication, embedded wallets, cards and webhooks. ' +
-        'Platforms authenticate with HTTP Basic (client id and secret). Sandbox behaviour: docs/sandbox.md in the repository.',
+        'Platforms authenticate with HTTP Basic (client id and secret); agent software with its Bearer token. Sandbox behaviour: docs/sandbox.md in the repository.',
     )
     .setVersion(apiVersion)
     .addServer(`/${apiVersion}`)
     .addBasicAuth(undefined, 'BasicAuth')
     .addSecurityRequirements('BasicAuth')
+    // The agent software's token (`/agents/me*` routes declare it with @ApiBearerAuth('AgentAuth')).
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An agent access token (gat_...), from POST /agents/device-codes/{code}/redeem' }, 'AgentAuth')
     .build();
   const document = SwaggerModule.createDocument(app, config, {
     ignoreGlobalPrefix: true,

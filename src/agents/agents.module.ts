@@ -1,0 +1,93 @@
+import { Inject, Module, OnModuleInit } from '@nestjs/common';
+import { Pool } from 'pg';
+import { AuditModule, AuditResourceLocators } from '../audit';
+import { PG_POOL } from '../infra/postgres/pool';
+import { QuotesModule } from '../quotes';
+import { WebhookMappers, WebhooksModule } from '../webhooks';
+import { agentActionWebhookMapper } from './agent-action-webhooks';
+import { AgentActionRequests } from './commands/agent-action-requests';
+import { AgentActionRunner } from './commands/agent-action-runner';
+import { ApproveAgentTransactionHandler, RejectAgentTransactionHandler } from './commands/agent-transaction-ports';
+import { CreateAgentQuoteHandler } from './commands/create-agent-quote';
+import { ApproveAgentActionHandler, RejectAgentActionHandler } from './commands/decide-agent-action';
+import { SubmitAgentActionHandler } from './commands/submit-agent-action';
+import { AgentActionsController } from './http/agent-actions.controller';
+import { AgentQuotesController } from './http/agent-quotes.controller';
+import { AgentTransfersController } from './http/agent-transfers.controller';
+import { ApprovalsController } from './http/approvals.controller';
+import { agentActionAuditLocator } from './queries/agent-action-audit-locator';
+import { AgentActionViews } from './queries/agent-action-views';
+import { AgentActionsQuery } from './queries/agent-actions.query';
+import { AccountsModule } from '../accounts';
+import { CustomersModule } from '../customers';
+import { CreateAgentHandler } from './commands/create-agent';
+import { DeleteAgentHandler } from './commands/delete-agent';
+import { PolicyAccounts } from './commands/policy-accounts';
+import { RedeemAttempts } from './commands/redeem-attempts';
+import { RedeemDeviceCodeHandler } from './commands/redeem-device-code';
+import { RegenerateDeviceCodeHandler } from './commands/regenerate-device-code';
+import { UpdateAgentHandler } from './commands/update-agent';
+import { UpdateAgentPolicyHandler } from './commands/update-agent-policy';
+import { AgentAccountsController } from './http/agent-accounts.controller';
+import { AgentAuthGuard } from './http/agent-auth.guard';
+import { AgentMeController } from './http/agent-me.controller';
+import { AgentScopes } from './http/agent-scope';
+import { AgentTransactionsController } from './http/agent-transactions.controller';
+import { AgentsController } from './http/agents.controller';
+import { DeviceCodesController } from './http/device-codes.controller';
+import { AgentAccountsQuery } from './queries/agent-accounts.query';
+import { AgentTransactionsQuery } from './queries/agent-transactions.query';
+import { AgentsQuery } from './queries/agents.query';
+
+/**
+ * Agents (issue 26, docs/agents.md): software acting for one customer of a platform within a
+ * policy. Management with platform credentials, installation by device code, the agent's own
+ * Bearer-authenticated API. Uses the customers and accounts contexts through their queries.
+ * Controllers are listed most specific first: `/agents/me` and `/agents/device-codes/...` before
+ * `/agents/{agentId}`.
+ */
+@Module({
+  imports: [CustomersModule, AccountsModule, QuotesModule, WebhooksModule, AuditModule],
+  controllers: [AgentMeController, AgentQuotesController, AgentTransfersController, AgentActionsController, ApprovalsController, AgentAccountsController, AgentTransactionsController, DeviceCodesController, AgentsController],
+  providers: [
+    CreateAgentHandler,
+    UpdateAgentHandler,
+    DeleteAgentHandler,
+    UpdateAgentPolicyHandler,
+    RegenerateDeviceCodeHandler,
+    RedeemDeviceCodeHandler,
+    PolicyAccounts,
+    RedeemAttempts,
+    AgentsQuery,
+    AgentAuthGuard,
+    SubmitAgentActionHandler,
+    CreateAgentQuoteHandler,
+    ApproveAgentActionHandler,
+    RejectAgentActionHandler,
+    ApproveAgentTransactionHandler,
+    RejectAgentTransactionHandler,
+    AgentActionRequests,
+    AgentActionRunner,
+    AgentActionViews,
+    AgentActionsQuery,
+    AgentScopes,
+    AgentAccountsQuery,
+    AgentTransactionsQuery,
+  ],
+  exports: [AgentsQuery],
+})
+export class AgentsModule implements OnModuleInit {
+  constructor(
+    private readonly redeemAttempts: RedeemAttempts,
+    private readonly webhookMappers: WebhookMappers,
+    private readonly auditLocators: AuditResourceLocators,
+    private readonly actionViews: AgentActionViews,
+    @Inject(PG_POOL) private readonly pool: Pool,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.redeemAttempts.ensureSchema();
+    this.webhookMappers.register(agentActionWebhookMapper(this.actionViews));
+    this.auditLocators.register(agentActionAuditLocator(this.pool));
+  }
+}

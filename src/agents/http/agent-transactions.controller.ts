@@ -1,0 +1,64 @@
+import { Controller, Get, Param, Query, Req, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth } from '@nestjs/swagger';
+import { WireTransaction } from '../../accounts';
+import { DomainError } from '../../infra/domain/domain-error';
+import { Page } from '../../infra/http/pagination';
+import { QueryReader } from '../../infra/http/query-params';
+import { Public } from '../../infra/http/route-metadata';
+import { parseId } from '../../infra/ids';
+import { AgentTransactionsQuery } from '../queries/agent-transactions.query';
+import { AgentAuthGuard, AgentRequest } from './agent-auth.guard';
+import { AgentScopes } from './agent-scope';
+
+/** The reference's TransactionStatus and TransactionType, as `GET /transactions` takes them. */
+const STATUSES = ['CREATED', 'PENDING', 'PENDING_AUTHORIZATION', 'PROCESSING', 'COMPLETED', 'REJECTED', 'FAILED', 'REFUNDED', 'EXPIRED'] as const;
+const TYPES = ['OUTGOING', 'INCOMING'] as const;
+const SORT_ORDERS = ['asc', 'desc'] as const;
+
+/**
+ * The agent's customer's transactions (AgentAuth, VIEW_TRANSACTIONS), within the account
+ * restrictions: the reference's filters of `GET /transactions` without any customer filter.
+ */
+@Controller('agents/me/transactions')
+@Public()
+@UseGuards(AgentAuthGuard)
+@ApiBearerAuth('AgentAuth')
+export class AgentTransactionsController {
+  constructor(
+    private readonly scopes: AgentScopes,
+    private readonly query: AgentTransactionsQuery,
+  ) {}
+
+  /** Newest first unless `sortOrder=asc`; `startDate` and `endDate` are inclusive. */
+  @Get()
+  async list(@Req() request: AgentRequest, @Query() query: Record<string, unknown>): Promise<Page<WireTransaction>> {
+    const scope = await this.scopes.require(request.agent, 'VIEW_TRANSACTIONS', 'READ');
+    const reader = new QueryReader(query, [
+      'accountIdentifier', 'senderAccountIdentifier', 'receiverAccountIdentifier', 'status', 'type', 'reference', 'startDate', 'endDate', 'sortOrder',
+    ]);
+    const filters = {
+      accountIdentifier: reader.string('accountIdentifier'),
+      senderAccountIdentifier: reader.string('senderAccountIdentifier'),
+      receiverAccountIdentifier: reader.string('receiverAccountIdentifier'),
+      status: reader.oneOf('status', STATUSES),
+      type: reader.oneOf('type', TYPES),
+      reference: reader.string('reference'),
+      createdFrom: reader.dateTime('startDate'),
+      createdUntil: reader.dateTime('endDate'),
+      sortOrder: reader.oneOf('sortOrder', SORT_ORDERS),
+    };
+    const page = reader.page('Transaction');
+    reader.done();
+    return this.query.list(scope, filters, page);
+  }
+
+  /** The operation declares no 400: an id that cannot name a transaction names none (404). */
+  @Get(':transactionId')
+  async get(@Req() request: AgentRequest, @Param('transactionId') transactionId: string): Promise<WireTransaction> {
+    const scope = await this.scopes.require(request.agent, 'VIEW_TRANSACTIONS', 'READ');
+    const transaction = parseId('Transaction', transactionId) ? await this.query.findById(scope, transactionId) : null;
+    if (!transaction) throw new DomainError('TRANSACTION_NOT_FOUND', 'Transaction not found');
+    return transaction;
+  }
+}
+
