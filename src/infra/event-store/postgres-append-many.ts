@@ -18,7 +18,7 @@ const APPEND_MANY_SQL = `SELECT commit_position::text AS commit_position, prepar
  * the statement inserts every event or none; none (a stream is not where expected) falls back to
  * es_append_many, which names the stream and its revision. Parameters as es_append_many's.
  */
-const APPEND_MANY_FAST_SQL = `WITH inserted AS (
+export const APPEND_MANY_FAST_SQL = `WITH inserted AS (
   INSERT INTO events (event_id, stream_name, stream_revision, event_type, data, metadata)
   SELECT b.event_id, b.stream_name, b.revision, b.event_type, b.data, b.metadata
     FROM ROWS FROM (unnest($5::uuid[]), unnest($3::text[]), unnest($4::bigint[]), unnest($6::text[]),
@@ -26,8 +26,7 @@ const APPEND_MANY_FAST_SQL = `WITH inserted AS (
          WITH ORDINALITY AS b(event_id, stream_name, revision, event_type, data, metadata, ordinal)
    WHERE NOT EXISTS (
      SELECT 1 FROM unnest($1::text[], $2::bigint[]) AS c(stream_name, expected)
-      WHERE c.expected <> -1
-        AND NOT EXISTS (SELECT 1 FROM events s WHERE s.stream_name = c.stream_name AND s.stream_revision = c.expected))
+      WHERE c.expected <> -1 AND NOT es_stream_at(c.stream_name, c.expected))
    ORDER BY b.ordinal
   RETURNING global_position, transaction_id
 )

@@ -60,6 +60,16 @@ LANGUAGE sql STABLE AS $fn$
   JOIN events e ON e.event_id = w.event_id
 $fn$;
 
+-- Whether a stream's event at this revision is stored: the multi-stream fast path's expectation
+-- check (APPEND_MANY_FAST_SQL in postgres-append-many.ts). A function, with sequential scans off,
+-- so that its plan is always a probe of events_stream_revision_key: written inline, the check was
+-- an anti-join whose generic plan, made while the table was small, hashed the whole events table
+-- on every append for as long as the connection lived ("Quote flows" in bench/RESULTS.md).
+CREATE OR REPLACE FUNCTION es_stream_at(p_stream_name text, p_revision bigint) RETURNS boolean
+LANGUAGE sql STABLE SET enable_seqscan = off AS $fn$
+  SELECT EXISTS (SELECT 1 FROM events WHERE stream_name = p_stream_name AND stream_revision = p_revision)
+$fn$;
+
 -- The complete append, for the cases the one-statement fast path (APPEND_FAST_SQL in
 -- postgres-append.ts) does not settle: 'any' and 'stream_exists' expectations, retries of a
 -- stored batch, and conflicts (raised as ES409 with the actual revision in DETAIL, -1 = no
