@@ -66,7 +66,9 @@ export function evolveCustomerRecord(record: CustomerRecord | null, event: Custo
     case 'DocumentReplaced': {
       const { customerId: _customerId, platformId: _platformId, sha256: _sha256, replacedAt, ...revision } = event.data;
       const documents = record.documents.map((document) =>
-        document.documentId === revision.documentId ? { ...revision, uploadedAt: document.uploadedAt, updatedAt: replacedAt } : document,
+        document.documentId === revision.documentId
+          ? { ...revision, ...(document.holderId === undefined ? {} : { holderId: document.holderId }), uploadedAt: document.uploadedAt, updatedAt: replacedAt }
+          : document,
       );
       return { ...record, documents };
     }

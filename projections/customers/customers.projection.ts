@@ -111,8 +111,15 @@ export const customersProjection: Projection = {
       const document = record.documents.find((candidate) => candidate.documentId === typed.data.documentId)!;
       await tx.query(
         `INSERT INTO ${tx.table('customer_documents')} (platform_id, document_id, customer_id, document_holder, view, created_at)
-         VALUES ($1, $2, $3, $3, $4, $5) ON CONFLICT (platform_id, document_id) DO NOTHING`,
-        [record.platformId, document.documentId, record.customerId, JSON.stringify(documentView(record.customerId, document)), document.uploadedAt],
+         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (platform_id, document_id) DO NOTHING`,
+        [
+          record.platformId,
+          document.documentId,
+          record.customerId,
+          document.holderId ?? record.customerId,
+          JSON.stringify(documentView(record.customerId, document)),
+          document.uploadedAt,
+        ],
       );
     }
     if (typed.type === 'DocumentReplaced') {

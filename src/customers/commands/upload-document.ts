@@ -4,12 +4,14 @@ import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Pool } from 'pg';
 import { CommandStore } from '../../infra/commands/command-store';
 import { PersonalDataKeys } from '../../infra/crypto/personal-data';
+import { DomainError } from '../../infra/domain/domain-error';
 import { newId, streamNameFor } from '../../infra/ids';
 import { PG_POOL } from '../../infra/postgres/pool';
 import { deletedCustomerReference } from '../customers.errors';
 import { CustomerCommand } from '../domain/customer/customer.decider';
 import { DocumentRevision } from '../domain/customer/documents';
 import { currentPersonalDataKeyId, documentNumberField } from '../domain/customer/personal-data-fields';
+import { BeneficialOwnersQuery } from '../queries/beneficial-owners.query';
 import { DocumentView, documentView } from '../queries/customer.view';
 import { openDocumentView } from '../queries/personal-data-views';
 import { CUSTOMER_STREAM } from '../streams';
@@ -92,7 +94,10 @@ export class UploadDocument extends Command<DocumentView> {
   }
 }
 
-/** Stores the file, then records the document on its holder (an active customer of the platform). */
+/**
+ * Stores the file, then records the document on its holder: an active customer of the platform, or
+ * one of an active business's beneficial owners (recorded on the business, naming the owner).
+ */
 @CommandHandler(UploadDocument)
 export class UploadDocumentHandler implements ICommandHandler<UploadDocument, DocumentView> {
   constructor(
@@ -100,25 +105,30 @@ export class UploadDocumentHandler implements ICommandHandler<UploadDocument, Do
     private readonly commands: CommandStore,
     private readonly customers: ActiveCustomers,
     private readonly personalData: PersonalDataKeys,
+    private readonly owners: BeneficialOwnersQuery,
   ) {}
 
   async execute({ platformId, file, fields }: UploadDocument): Promise<DocumentView> {
     const whenDeleted = () => deletedCustomerReference('documentHolder');
-    const holder = await this.customers.load(platformId, fields.documentHolder, whenDeleted);
+    // A beneficial owner's document lives in its business's stream, naming the owner.
+    const ownerId = fields.documentHolder.startsWith('BeneficialOwner:') ? fields.documentHolder : null;
+    const customerId = ownerId ? await this.owners.customerIdOf(platformId, ownerId) : fields.documentHolder;
+    if (!customerId) throw new DomainError('REFERENCE_NOT_FOUND', 'Document holder not found');
+    const holder = await this.customers.load(platformId, customerId, whenDeleted);
     const keyId = currentPersonalDataKeyId(holder);
     const documentId = newId('Document');
     const now = new Date().toISOString();
     // The file is stored before the event: a crash in between leaves an unreferenced file row,
     // never an event pointing at a missing file.
     await storeDocumentFile(this.pool, platformId, documentId, file);
-    const revision = await documentRevision(this.personalData, { keyId, customerId: fields.documentHolder, documentId }, file, fields);
-    const document = { ...revision, uploadedAt: now };
-    await this.commands.handle(CUSTOMER_STREAM, streamNameFor(fields.documentHolder), (state): CustomerCommand => {
+    const revision = await documentRevision(this.personalData, { keyId, customerId, documentId }, file, fields);
+    const document = { ...revision, ...(ownerId ? { holderId: ownerId } : {}), uploadedAt: now };
+    await this.commands.handle(CUSTOMER_STREAM, streamNameFor(customerId), (state): CustomerCommand => {
       assertOwned(state, platformId);
       if (state.status === 'deleted') throw whenDeleted();
       assertSameDataKey(state, keyId);
       return { type: 'UploadDocument', document };
     });
-    return openDocumentView(documentView(fields.documentHolder, document), this.personalData);
+    return openDocumentView(documentView(customerId, document), this.personalData);
   }
 }

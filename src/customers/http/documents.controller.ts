@@ -32,8 +32,8 @@ export class DocumentsController {
   @ApiBody(DOCUMENT_FILE_PART)
   async upload(@Req() request: PlatformRequest, @Res({ passthrough: true }) response: Response): Promise<DocumentView> {
     const { value, errors, file } = await readDocumentForm(request, response, DocumentFieldsDto, 'POST /documents');
-    if (!hasErrorAt(errors, 'documentHolder') && !parseId('Customer', value.documentHolder)) {
-      errors.push({ field: 'documentHolder', constraint: { format: 'Customer-id' }, message: 'documentHolder must be a Customer:<uuid> id' });
+    if (!hasErrorAt(errors, 'documentHolder') && !isDocumentHolderId(value.documentHolder)) {
+      errors.push({ field: 'documentHolder', constraint: { format: 'Customer-id' }, message: 'documentHolder must be a Customer:<uuid> or BeneficialOwner:<uuid> id' });
     }
     throwIfAny(errors);
     return this.commandBus.execute(new UploadDocument(request.platform.platformId, uploadedFile(file!), { documentHolder: value.documentHolder, ...metadataOf(value) }));

@@ -286,7 +286,7 @@ export function verificationView(customerId: string, record: VerificationRecord)
 export function documentView(customerId: string, document: DocumentViewSource): StoredDocumentView {
   return {
     id: document.documentId,
-    documentHolder: customerId,
+    documentHolder: document.holderId ?? customerId,
     documentType: document.documentType,
     side: document.side,
     country: document.country,

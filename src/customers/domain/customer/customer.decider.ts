@@ -8,7 +8,7 @@ import { contactVerificationAfterUpdate, contactVerificationAtCreation } from '.
 import { decideContactVerification, evolveContactVerification, gateVerification } from './contact-verification';
 import { assertKnownTermsVersion } from './end-user-terms';
 import { decideInternalAccounts } from './internal-accounts-opened';
-import { decideDocumentChange, evolveDocuments, individualScenarioAfterReplacements } from './documents';
+import { assertDocumentHolder, decideDocumentChange, evolveDocuments, individualScenarioAfterReplacements } from './documents';
 import { decideBeneficialOwners, evolveBeneficialOwners, kybAfterOwnersReplaced } from './beneficial-owners';
 import { decideKycLinks, evolveKycLinks } from './kyc-links';
 
@@ -115,6 +115,7 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEv
       case 'UploadDocument': {
         requireActive(state);
         if (state.documents.some((document) => document.documentId === command.document.documentId)) return [];
+        assertDocumentHolder(state, command.document.holderId);
         return [{ type: 'DocumentUploaded', data: { ...command.document, customerId: state.customerId, platformId: state.platformId } }];
       }
 

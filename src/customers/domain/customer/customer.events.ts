@@ -156,6 +156,8 @@ export type DocumentRecord = {
   sizeBytes: number;
   sha256: string;
   uploadedAt: string;
+  /** The beneficial owner the document is for (`BeneficialOwner:<uuid>`); absent: the customer itself. */
+  holderId?: string;
   /** The last replacement (state only, set by the fold of DocumentReplaced; see documents.ts). */
   updatedAt?: string;
   /** How many verifications the customer had when this revision was recorded (state only; see documents.ts). */

@@ -110,4 +110,20 @@ describe('customer decider: documents', () => {
     const { events } = spec.given([...created, uploaded(), replaced(utilityBill)]).when({ type: 'SubmitVerification', verificationId: 'Verification:v1', scenario: checkAll, now: at(4) });
     expect(events).toEqual([verified('RESOLVE_ERRORS', [expect.objectContaining({ type: 'MISSING_IDENTITY_DOCUMENT' })], 'Verification:v1', 4)]);
   });
+
+  it("records a document for one of the customer's beneficial owners, refuses one for an owner it does not have, and keeps the holder on replacement", () => {
+    const owner = { id: 'BeneficialOwner:0199a000-0000-7000-8000-0000000000b1', personalInfo: { ...profile, firstName: 'Ann', middleName: null, lastName: 'Smith', identifier: null, idType: null } };
+    const withOwner: CustomerEvent[] = [
+      { ...created[0], data: { ...(created[0].data as any), customerType: 'BUSINESS', profile: { ...profile, beneficialOwners: [{ ...owner, roles: ['UBO'], ownershipPercentage: 60, kycStatus: 'UNVERIFIED' }] } } } as CustomerEvent,
+    ];
+    const ownersPassport = { ...passport, holderId: owner.id, uploadedAt: at(1) };
+    spec.given(withOwner).when({ type: 'UploadDocument', document: ownersPassport }).then([{ type: 'DocumentUploaded', data: { ...ownersPassport, ...ref } }]);
+    spec
+      .given(withOwner)
+      .when({ type: 'UploadDocument', document: { ...ownersPassport, holderId: 'BeneficialOwner:0199a000-0000-7000-8000-0000000000b9' } })
+      .thenError('REFERENCE_NOT_FOUND');
+    const [document] = documentsOf([...withOwner, { type: 'DocumentUploaded', data: { ...ownersPassport, ...ref } }, replaced()]);
+    expect(document).toEqual(expect.objectContaining({ holderId: owner.id, fileName: 'clear.pdf' }));
+  });
 });
+

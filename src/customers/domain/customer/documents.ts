@@ -1,5 +1,7 @@
 import { DomainError } from '../../../infra/domain/domain-error';
 import { CustomerEvent, DocumentRecord, VerificationError, VerificationStatus } from './customer.events';
+import { beneficialOwnerId } from './beneficial-owner-id';
+import { BeneficialOwner } from './customer.events';
 import { IDENTITY_DOCUMENT_TYPES } from './verification-requirements';
 
 /**
@@ -77,7 +79,9 @@ export function evolveDocuments<S extends DocumentsSubject>(state: S, event: Doc
     case 'DocumentReplaced': {
       const { customerId: _customerId, platformId: _platformId, replacedAt, ...revision } = event.data;
       const documents = state.documents.map((document) =>
-        document.documentId === revision.documentId ? { ...revision, uploadedAt: document.uploadedAt, updatedAt: replacedAt, verificationsBefore } : document,
+        document.documentId === revision.documentId
+          ? { ...revision, ...holderOf(document), uploadedAt: document.uploadedAt, updatedAt: replacedAt, verificationsBefore }
+          : document,
       );
       return { ...state, documents };
     }
@@ -107,4 +111,19 @@ function replacedSinceFlagged(state: DocumentsSubject, document: DocumentRecord)
     verification.errors.some((error) => error.type === 'POOR_QUALITY_DOCUMENT' && error.resourceId === document.documentId);
   const lastFlagged = state.verifications.map(flags).lastIndexOf(true);
   return lastFlagged >= 0 && lastFlagged < (document.verificationsBefore ?? 0);
+}
+
+/**
+ * A document for a beneficial owner names one of the business's owners (by the id its GET
+ * shows); otherwise the holder does not exist: 404 like an unknown customer.
+ */
+export function assertDocumentHolder(state: { customerId: string; profile: { beneficialOwners: BeneficialOwner[] } }, holderId: string | undefined): void {
+  if (holderId === undefined) return;
+  const owners = state.profile.beneficialOwners.map((owner, index) => beneficialOwnerId(state.customerId, owner, index));
+  if (!owners.includes(holderId)) throw new DomainError('REFERENCE_NOT_FOUND', 'Document holder not found');
+}
+
+/** A replacement keeps who the document is for. */
+export function holderOf(document: DocumentRecord): { holderId?: string } {
+  return document.holderId === undefined ? {} : { holderId: document.holderId };
 }

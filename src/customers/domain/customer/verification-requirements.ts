@@ -51,7 +51,8 @@ export function businessRequirementErrors(customerId: string, profile: CustomerP
     errors.push({ resourceId: customerId, type: 'MISSING_BENEFICIAL_OWNER', reason: 'At least one beneficial owner is required' });
   }
   profile.beneficialOwners.forEach((owner, index) => errors.push(...ownerErrors(customerId, owner, index)));
-  if (!documents.some((document) => LEGAL_PRESENCE_DOCUMENT_TYPES.includes(document.documentType))) {
+  // The business's own documents: an owner's (`holderId`) are the owner's.
+  if (!documents.some((document) => document.holderId === undefined && LEGAL_PRESENCE_DOCUMENT_TYPES.includes(document.documentType))) {
     errors.push({
       resourceId: customerId,
       type: 'MISSING_LEGAL_PRESENCE_DOCUMENT',
