@@ -35,6 +35,7 @@ export function evolveAgentActionRecord(record: AgentActionReadRecord | null, ev
     case 'AgentActionFailed':
       return { ...record, status: 'FAILED', failureReason: event.data.reason, updatedAt: event.data.failedAt };
     case 'AgentQuoteCreated':
+    case 'AgentActionRunClaimed':
       return record;
   }
 }

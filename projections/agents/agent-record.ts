@@ -21,8 +21,11 @@ export function evolveAgentRecord(record: AgentReadRecord | null, event: AgentEv
       return { ...record, isPaused: true, updatedAt: event.data.pausedAt };
     case 'AgentResumed':
       return { ...record, isPaused: false, updatedAt: event.data.resumedAt };
-    case 'AgentPolicyChanged':
-      return { ...record, policy: event.data.policy, updatedAt: event.data.changedAt };
+    case 'AgentPolicyChanged': {
+      // A new spending currency re-expresses the usage in it (src/agents/domain/usage-recast.ts).
+      const usage = event.data.usageRecast?.usage ?? record.usage;
+      return { ...record, policy: event.data.policy, usage, updatedAt: event.data.changedAt };
+    }
     case 'AgentDeviceCodeRedeemed':
       return { ...record, isConnected: true, updatedAt: event.data.redeemedAt };
     case 'AgentDeviceCodeIssued':
@@ -38,6 +41,7 @@ export function evolveAgentRecord(record: AgentReadRecord | null, event: AgentEv
       return { ...record, usage: releasedUsage(record.usage, record.policy, event.data.reservation) };
     case 'AgentQuoteCreated':
     case 'AgentActionApproved':
+    case 'AgentActionRunClaimed':
     case 'AgentActionExecuted':
       return record;
   }

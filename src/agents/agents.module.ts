@@ -1,7 +1,11 @@
 import { Inject, Module, OnModuleInit } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { Pool } from 'pg';
 import { AuditModule, AuditResourceLocators } from '../audit';
+import { ReactorRegistry } from '../infra/infra.module';
 import { PG_POOL } from '../infra/postgres/pool';
+import { READ_MODEL_WAITER, ReadModelWaiter } from '../infra/projections/read-model-waiter';
+import { TaskScheduler } from '../infra/queue/task-scheduler';
 import { QuotesModule } from '../quotes';
 import { WebhookMappers, WebhooksModule } from '../webhooks';
 import { agentActionWebhookMapper } from './agent-action-webhooks';
@@ -10,6 +14,7 @@ import { AgentActionRunner } from './commands/agent-action-runner';
 import { ApproveAgentTransactionHandler, RejectAgentTransactionHandler } from './commands/agent-transaction-ports';
 import { CreateAgentQuoteHandler } from './commands/create-agent-quote';
 import { ApproveAgentActionHandler, RejectAgentActionHandler } from './commands/decide-agent-action';
+import { RecoverAgentAction, RecoverAgentActionHandler } from './commands/recover-agent-action';
 import { SubmitAgentActionHandler } from './commands/submit-agent-action';
 import { AgentActionsController } from './http/agent-actions.controller';
 import { AgentQuotesController } from './http/agent-quotes.controller';
@@ -19,7 +24,7 @@ import { agentActionAuditLocator } from './queries/agent-action-audit-locator';
 import { AgentActionViews } from './queries/agent-action-views';
 import { AgentActionsQuery } from './queries/agent-actions.query';
 import { AccountsModule } from '../accounts';
-import { CustomersModule } from '../customers';
+import { CustomersModule, CustomersQuery } from '../customers';
 import { CreateAgentHandler } from './commands/create-agent';
 import { DeleteAgentHandler } from './commands/delete-agent';
 import { PolicyAccounts } from './commands/policy-accounts';
@@ -38,6 +43,8 @@ import { DeviceCodesController } from './http/device-codes.controller';
 import { AgentAccountsQuery } from './queries/agent-accounts.query';
 import { AgentTransactionsQuery } from './queries/agent-transactions.query';
 import { AgentsQuery } from './queries/agents.query';
+import { SETTLE_AGENT_ACTION_TASK, agentActionProcessReactor } from './reactors/agent-action-process.reactor';
+import { customerAgentsReactor } from './reactors/customer-agents.reactor';
 
 /**
  * Agents (issue 26, docs/agents.md): software acting for one customer of a platform within a
@@ -64,6 +71,7 @@ import { AgentsQuery } from './queries/agents.query';
     CreateAgentQuoteHandler,
     ApproveAgentActionHandler,
     RejectAgentActionHandler,
+    RecoverAgentActionHandler,
     ApproveAgentTransactionHandler,
     RejectAgentTransactionHandler,
     AgentActionRequests,
@@ -82,12 +90,21 @@ export class AgentsModule implements OnModuleInit {
     private readonly webhookMappers: WebhookMappers,
     private readonly auditLocators: AuditResourceLocators,
     private readonly actionViews: AgentActionViews,
+    private readonly reactors: ReactorRegistry,
+    private readonly tasks: TaskScheduler,
+    private readonly commandBus: CommandBus,
+    private readonly agents: AgentsQuery,
+    private readonly customers: CustomersQuery,
     @Inject(PG_POOL) private readonly pool: Pool,
+    @Inject(READ_MODEL_WAITER) private readonly waiter: ReadModelWaiter,
   ) {}
 
   async onModuleInit(): Promise<void> {
     await this.redeemAttempts.ensureSchema();
     this.webhookMappers.register(agentActionWebhookMapper(this.actionViews));
     this.auditLocators.register(agentActionAuditLocator(this.pool));
+    this.reactors.register(agentActionProcessReactor(this.tasks));
+    this.tasks.register(SETTLE_AGENT_ACTION_TASK, (payload) => this.commandBus.execute(new RecoverAgentAction(String(payload.agentId), payload.subjectId)));
+    this.reactors.register(customerAgentsReactor(this.commandBus, this.agents, this.customers, this.waiter));
   }
 }

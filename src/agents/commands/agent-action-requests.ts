@@ -40,6 +40,8 @@ export class AgentActionRequests {
   async forQuote(agent: ActingAgentRef, quoteId: string): Promise<AgentActionRequest> {
     const quote = await this.quotes.findById(agent.platformId, quoteId);
     if (!quote || quote.source.sourceType !== 'ACCOUNT') throw new DomainError('QUOTE_NOT_FOUND', 'Quote not found');
+    const source = await this.internalAccounts.findDetails(agent.platformId, quote.source.accountId);
+    if (source?.accountType === 'EMBEDDED_WALLET') throw embeddedWalletSource(source.accountId);
     return {
       type: 'EXECUTE_QUOTE',
       accountId: quote.source.accountId,
@@ -60,6 +62,7 @@ export class AgentActionRequests {
     if (!internal || internal.customerId !== agent.customerId) throw new DomainError('REFERENCE_NOT_FOUND', `${out ? 'Source' : 'Destination'} internal account not found`);
     const external = await this.externalAccounts.findById(agent.platformId, externalId);
     if (!external || external.customerId !== agent.customerId) throw new DomainError('REFERENCE_NOT_FOUND', `${out ? 'Destination' : 'Source'} external account not found`);
+    if (out && internal.accountType === 'EMBEDDED_WALLET') throw embeddedWalletSource(internal.accountId);
     const amount = asked.amount ?? (out ? internal.view.balance.amount : null);
     if (amount === null || amount <= 0) {
       throw new ValidationError([{ field: 'amount', constraint: {}, message: out ? 'Nothing available to sweep: give amount' : 'amount is required for a transfer-in' }]);
@@ -75,4 +78,16 @@ export class AgentActionRequests {
     };
     return { type: out ? 'TRANSFER_OUT' : 'TRANSFER_IN', accountId: internalId, amount, currency: internal.currency, quoteId: null, quoteTransactionId: null, transfer };
   }
+}
+
+/**
+ * Money leaves an embedded wallet only with its owner's wallet signature, which an agent never
+ * has: refused when the action is submitted (400, before anything is reserved), not when it would
+ * run (an approved action could only fail). Paying into a wallet needs no signature.
+ */
+function embeddedWalletSource(accountId: string): DomainError {
+  return new DomainError('INVALID_INPUT', 'An agent cannot move money out of an embedded wallet: it needs the wallet owner\'s signature', {
+    reason: 'EMBEDDED_WALLET_SOURCE',
+    accountId,
+  });
 }

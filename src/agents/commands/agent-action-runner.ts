@@ -1,15 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import { randomUUID } from 'node:crypto';
 import { TransferIn, TransferOut } from '../../accounts';
 import { CommandStore } from '../../infra/commands/command-store';
 import { DomainError } from '../../infra/domain/domain-error';
 import { streamNameFor } from '../../infra/ids';
+import { logger } from '../../infra/logger';
 import { READ_MODEL_WAITER, ReadModelWaiter, awaitOwnWrites } from '../../infra/projections/read-model-waiter';
-import { ExecuteQuote } from '../../quotes';
+import { ExecuteQuote, QuotesQuery } from '../../quotes';
 import { lockedAsConflict } from '../../sca';
 import { AgentActionRequest } from '../domain/agent-action.events';
 import { ExistingAgent } from '../domain/agent.decider';
-import { AgentActionOutcome } from '../domain/agent-actions';
+import { AgentActionOutcome, AgentActionState, isUnsettled } from '../domain/agent-actions';
 import { AgentActionView } from '../queries/agent-action.view';
 import { AgentActionViews } from '../queries/agent-action-views';
 import { AGENT_STREAM } from '../streams';
@@ -21,11 +23,25 @@ export interface RunOutcome {
 }
 
 /**
+ * Who runs the action: the request that submitted or approved it (the fast answer), or the
+ * recovery task that guarantees the outcome when that request died (agent-action-process reactor).
+ */
+export type RunMode = 'REQUEST' | 'RECOVERY';
+
+/** Quote statuses after an execution: the quote's transaction exists. */
+const EXECUTED_QUOTE_STATUSES: ReadonlySet<string> = new Set(['PROCESSING', 'COMPLETED', 'FAILED']);
+
+/** The operation ran (EXECUTED or FAILED), or another run of it has not finished yet. */
+type Operated = { kind: 'OUTCOME'; outcome: AgentActionOutcome; refusal: DomainError | null } | { kind: 'IN_FLIGHT' };
+
+/**
  * Runs an APPROVED action's underlying operation through the same commands as the platform's
  * routes (ExecuteQuote, TransferOut, TransferIn) and records its outcome on the agent's stream:
  * EXECUTED with the transaction, or FAILED with the refusal's reason, which gives the action's
- * reservation back. An unexpected error (not a refusal) leaves the action APPROVED without a
- * transaction and propagates (docs/agents.md "Actions and policy").
+ * reservation back. Exactly one outcome is recorded (docs/agents.md "Crash safety"): a run first
+ * claims the action on the agent's stream; the claiming run executes it. A quote executes once
+ * whoever asks (its transaction is fixed at its creation), so recovery runs it again when the
+ * claiming run died; a transfer is started by the claiming run only.
  */
 @Injectable()
 export class AgentActionRunner {
@@ -33,22 +49,25 @@ export class AgentActionRunner {
     private readonly commandBus: CommandBus,
     private readonly commands: CommandStore,
     private readonly views: AgentActionViews,
+    private readonly quotes: QuotesQuery,
     @Inject(READ_MODEL_WAITER) private readonly waiter: ReadModelWaiter,
   ) {}
 
-  async run(agent: ExistingAgent, actionId: string, signatureHeader?: string | string[]): Promise<RunOutcome> {
-    const action = agent.actions[actionId];
-    let outcome: AgentActionOutcome;
-    let refusal: DomainError | null = null;
-    try {
-      outcome = { kind: 'EXECUTED', transactionId: await this.operate(agent.platformId, action.request, signatureHeader) };
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      refusal = lockedAsConflict(error) as DomainError;
-      outcome = { kind: 'FAILED', code: refusal.code, reason: reasonOf(refusal) };
+  async run(agent: ExistingAgent, actionId: string, mode: RunMode = 'REQUEST'): Promise<RunOutcome> {
+    const stream = streamNameFor(agent.agentId);
+    const runId = randomUUID();
+    const claimed = (await this.commands.handle(AGENT_STREAM, stream, { type: 'ClaimAgentActionRun', actionId, runId, now: new Date().toISOString() })).state as ExistingAgent;
+    const action = claimed.actions[actionId];
+    if (!this.mayRun(action, runId, mode)) return { view: await this.present(claimed, actionId), refusal: null };
+    const operated = await this.operate(claimed.platformId, action.request);
+    if (operated.kind === 'IN_FLIGHT') {
+      // Another run is executing the quote: the request answers the action as it stands; the
+      // recovery task tries again later (a thrown task is retried with backoff).
+      if (mode === 'RECOVERY') throw new Error(`The quote of ${actionId} is being executed by another run`);
+      return { view: await this.present(claimed, actionId), refusal: null };
     }
-    const recorded = await this.commands.handle(AGENT_STREAM, streamNameFor(agent.agentId), { type: 'RecordAgentActionOutcome', actionId, outcome, now: new Date().toISOString() });
-    return { view: await this.present(recorded.state as ExistingAgent, actionId), refusal };
+    const recorded = await this.commands.handle(AGENT_STREAM, stream, { type: 'RecordAgentActionOutcome', actionId, outcome: operated.outcome, now: new Date().toISOString() });
+    return { view: await this.present(recorded.state as ExistingAgent, actionId), refusal: operated.refusal };
   }
 
   /** The action as the agent's state has it, once the read models show what was written. */
@@ -58,12 +77,52 @@ export class AgentActionRunner {
     return this.views.present({ ...action, agentId: agent.agentId, platformId: agent.platformId });
   }
 
-  /** Answers the transaction the operation created. */
-  private async operate(platformId: string, request: AgentActionRequest, signatureHeader: string | string[] | undefined): Promise<string> {
-    if (request.type === 'EXECUTE_QUOTE') {
-      const quote = await this.commandBus.execute(new ExecuteQuote(platformId, request.quoteId as string, signatureHeader, null));
-      return quote.transactionId;
+  /**
+   * The claiming run runs. Recovery also runs a quote another run claimed (that run died, or its
+   * execute and this one are decided on the quote's stream: one executes, the other sees it done).
+   * A transfer claimed by a run that died without recording its outcome is left APPROVED: without a
+   * transaction id fixed before the transfer, running it again could move the money twice.
+   */
+  private mayRun(action: AgentActionState, runId: string, mode: RunMode): boolean {
+    if (!isUnsettled(action)) return false;
+    if (action.runId === runId) return true;
+    if (mode === 'REQUEST') return false;
+    if (action.request.type === 'EXECUTE_QUOTE') return true;
+    logger.warn('agent transfer action claimed by a run that recorded no outcome; left APPROVED', { actionId: action.actionId });
+    return false;
+  }
+
+  private async operate(platformId: string, request: AgentActionRequest): Promise<Operated> {
+    try {
+      const transactionId = request.type === 'EXECUTE_QUOTE' ? await this.executeQuote(platformId, request) : await this.transfer(platformId, request);
+      return { kind: 'OUTCOME', outcome: { kind: 'EXECUTED', transactionId }, refusal: null };
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      if (request.type === 'EXECUTE_QUOTE' && isExecutedElsewhere(error)) return this.afterConflict(platformId, request);
+      const refusal = lockedAsConflict(error) as DomainError;
+      return { kind: 'OUTCOME', outcome: { kind: 'FAILED', code: refusal.code, reason: reasonOf(refusal) }, refusal };
     }
+  }
+
+  /** Answers the quote's transaction (fixed when the quote was created). Never an embedded wallet's: no signature. */
+  private async executeQuote(platformId: string, request: AgentActionRequest): Promise<string> {
+    const quote = await this.commandBus.execute(new ExecuteQuote(platformId, request.quoteId as string, undefined, null));
+    return quote.transactionId;
+  }
+
+  /**
+   * Another execute of the quote was recorded first (a run of this action that died, one still
+   * running, or the platform's own execute of the agent's quote). Once the quote shows an execution, its transaction is the
+   * action's; until then it is in flight.
+   */
+  private async afterConflict(platformId: string, request: AgentActionRequest): Promise<Operated> {
+    const quote = await this.quotes.findById(platformId, request.quoteId as string);
+    if (quote && EXECUTED_QUOTE_STATUSES.has(quote.status)) return { kind: 'OUTCOME', outcome: { kind: 'EXECUTED', transactionId: quote.transactionId }, refusal: null };
+    return { kind: 'IN_FLIGHT' };
+  }
+
+  /** Answers the transaction the transfer created. */
+  private async transfer(platformId: string, request: AgentActionRequest): Promise<string> {
     const transfer = request.transfer!;
     const parties = {
       sourceAccountId: transfer.sourceAccountId,
@@ -77,6 +136,12 @@ export class AgentActionRunner {
     const transaction = await this.commandBus.execute(command);
     return transaction.id;
   }
+}
+
+/** Another execute of the quote was recorded first: it is executed, or being executed. */
+function isExecutedElsewhere(error: DomainError): boolean {
+  const reason = error.details?.reason;
+  return error.code === 'CONFLICT' && (reason === undefined || reason === 'QUOTE_ALREADY_EXECUTED');
 }
 
 /** `details.reason` when the refusal has one (QUOTE_EXPIRED, INSUFFICIENT_FUNDS), else its code. */

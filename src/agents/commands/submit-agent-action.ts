@@ -9,7 +9,7 @@ import { AgentActionRunner } from './agent-action-runner';
 import { ActingAgentRef, AgentActionRequests, AgentTransferAsked } from './agent-action-requests';
 
 /** What the agent asked: execute one of its quotes, or a transfer. */
-export type AgentActionAsked = { kind: 'EXECUTE_QUOTE'; quoteId: string; signatureHeader: string | string[] | undefined } | ({ kind: 'TRANSFER' } & AgentTransferAsked);
+export type AgentActionAsked = { kind: 'EXECUTE_QUOTE'; quoteId: string } | ({ kind: 'TRANSFER' } & AgentTransferAsked);
 
 /**
  * `POST /agents/me/quotes/{id}/execute`, `/agents/me/transfer-out`, `/agents/me/transfer-in`:
@@ -55,7 +55,7 @@ export class SubmitAgentActionHandler implements ICommandHandler<SubmitAgentActi
     });
     const state = submitted.state as ExistingAgent;
     if (state.actions[actionId].status !== 'APPROVED') return this.runner.present(state, actionId);
-    const { view, refusal } = await this.runner.run(state, actionId, asked.kind === 'EXECUTE_QUOTE' ? asked.signatureHeader : undefined);
+    const { view, refusal } = await this.runner.run(state, actionId);
     if (refusal) throw refusal;
     return view;
   }

@@ -1,4 +1,5 @@
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { rateSnapshotAt } from '../../quotes';
 import { CommandStore } from '../../infra/commands/command-store';
 import { ValidationError } from '../../infra/domain/domain-error';
 import { streamNameFor } from '../../infra/ids';
@@ -38,7 +39,9 @@ export class UpdateAgentPolicyHandler implements ICommandHandler<UpdateAgentPoli
     const agent = ownAgent(loaded.state, platformId);
     const errors = await this.policyAccounts.check(platformId, agent.customerId, update.accountRestrictions, 'accountRestrictions');
     if (errors.length > 0) throw new ValidationError(errors);
-    const result = await this.commands.handle(AGENT_STREAM, stream, { type: 'ChangeAgentPolicy', platformId, update, now: new Date().toISOString() }, { preloaded: loaded });
+    const now = new Date();
+    const command = { type: 'ChangeAgentPolicy' as const, platformId, update, usdValues: rateSnapshotAt(now).usdValues, now: now.toISOString() };
+    const result = await this.commands.handle(AGENT_STREAM, stream, command, { preloaded: loaded });
     return agentView(result.state as ExistingAgent);
   }
 }

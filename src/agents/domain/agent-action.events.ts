@@ -84,6 +84,16 @@ export interface AgentActionRejected {
   data: AgentRef & { actionId: string; reason: string | null; rejectedBy: string; reservation: UsageReservation; rejectedAt: string };
 }
 
+/**
+ * One run of an approved action's operation took it on (`runId`, unique per attempt): of the
+ * request that approved it and the recovery task (agent-action-process reactor), only the run
+ * that recorded this claim starts a transfer, so a transfer is never started twice.
+ */
+export interface AgentActionRunClaimed {
+  type: 'AgentActionRunClaimed';
+  data: AgentRef & { actionId: string; runId: string; claimedAt: string };
+}
+
 /** The underlying operation ran: `transactionId` is the transaction it created. */
 export interface AgentActionExecuted {
   type: 'AgentActionExecuted';
@@ -96,12 +106,20 @@ export interface AgentActionFailed {
   data: AgentRef & { actionId: string; reason: string; code: string; reservation: UsageReservation; failedAt: string };
 }
 
-export type AgentActionEvent = AgentQuoteCreated | AgentActionSubmitted | AgentActionApproved | AgentActionRejected | AgentActionExecuted | AgentActionFailed;
+export type AgentActionEvent =
+  | AgentQuoteCreated
+  | AgentActionSubmitted
+  | AgentActionApproved
+  | AgentActionRunClaimed
+  | AgentActionRejected
+  | AgentActionExecuted
+  | AgentActionFailed;
 
 export const AGENT_ACTION_EVENT_TYPES: AgentActionEvent['type'][] = [
   'AgentQuoteCreated',
   'AgentActionSubmitted',
   'AgentActionApproved',
+  'AgentActionRunClaimed',
   'AgentActionRejected',
   'AgentActionExecuted',
   'AgentActionFailed',

@@ -100,6 +100,48 @@ describe('agent actions (decider)', () => {
     expect(usageOf([...running, executed])).toMatchObject({ dailySpend: 30_000, dailyTransactionCount: 1 });
   });
 
+  it('one run claims an approved action that has not run; a second claim, or one after the outcome, records nothing', () => {
+    const running = [created, quoteCreated, submitted(30_000, 'APPROVED')];
+    const claim = (runId: string): AgentCommand => ({ type: 'ClaimAgentActionRun', actionId: ACTION, runId, now: LATER });
+    const claimed: AgentEvent = { type: 'AgentActionRunClaimed', data: { ...ref, actionId: ACTION, runId: 'run-1', claimedAt: LATER } };
+    spec.given(running).when(claim('run-1')).then([claimed]);
+    spec.given([...running, claimed]).when(claim('run-2')).then([]);
+    const executed: AgentEvent = { type: 'AgentActionExecuted', data: { ...ref, actionId: ACTION, transactionId: 'Transaction:1', executedAt: LATER } };
+    spec.given([...running, executed]).when(claim('run-2')).then([]);
+    spec.given([created, quoteCreated, submitted(45_000, 'PENDING_APPROVAL')]).when(claim('run-1')).then([]);
+  });
+
+  it('a new spending currency converts the usage; a reservation released afterwards gives back exactly its converted amount', () => {
+    // 1 EUR = 1.25 USD: 45,000 USD cents are 36,000 EUR cents; 10,001 USD cents 8,000.8, rounded up.
+    const rates = { USD: '1', EUR: '1.25' };
+    const second = { ...submitted(10_001, 'APPROVED'), data: { ...submitted(10_001, 'APPROVED').data, actionId: 'AgentAction:run', request: { ...executeRequest(10_001), quoteId: 'Quote:2' } } } as AgentEvent;
+    const executed: AgentEvent = { type: 'AgentActionExecuted', data: { ...ref, actionId: 'AgentAction:run', transactionId: 'Transaction:2', executedAt: LATER } };
+    const pending = [created, quoteCreated, submitted(45_000, 'PENDING_APPROVAL'), second, executed];
+    const eurLimits = { currency: 'EUR', perTransactionLimit: 40_000, dailyLimit: 48_000, monthlyLimit: null };
+    const change: AgentCommand = { type: 'ChangeAgentPolicy', platformId: PLATFORM, update: { spendingLimits: eurLimits }, usdValues: rates, now: LATER };
+    const outcome = spec.given(pending).when(change);
+    const converted = { amount: 36_000, currency: 'EUR', day: '2025-10-13', month: '2025-10' };
+    expect(outcome.events).toEqual([{
+      type: 'AgentPolicyChanged',
+      data: {
+        ...ref,
+        previousPolicy: policy,
+        policy: { ...policy, spendingLimits: { ...policy.spendingLimits, ...eurLimits } },
+        usageRecast: {
+          usage: { day: '2025-10-13', dailySpend: 44_001, dailyTransactionCount: 2, month: '2025-10', monthlySpend: 44_001 },
+          // The executed action can no longer be given back: only the pending one keeps a reservation to release.
+          reservations: { [ACTION]: converted },
+        },
+        changedAt: LATER,
+      },
+    }]);
+    const afterChange = [...pending, ...outcome.events];
+    const decide: AgentCommand = { type: 'DecideAgentAction', platformId: PLATFORM, actionId: ACTION, decision: 'REJECT', reason: null, actor: 'platform:ops', now: LATER };
+    const rejection = spec.given(afterChange).when(decide);
+    expect(rejection.events[0]).toMatchObject({ type: 'AgentActionRejected', data: { reservation: converted } });
+    expect(usageOf([...afterChange, ...rejection.events])).toEqual({ day: '2025-10-13', dailySpend: 8_001, dailyTransactionCount: 1, month: '2025-10', monthlySpend: 8_001 });
+  });
+
   it('a deleted agent has no actions', () => {
     const deleted: AgentEvent = { type: 'AgentDeleted', data: { ...ref, customerId: CUSTOMER, tokenHash: null, deletedAt: LATER } };
     spec.given([created, quoteCreated, deleted]).when(submit(1)).thenError('REFERENCE_NOT_FOUND');

@@ -21,6 +21,8 @@ export interface AgentActionState {
   reservation: UsageReservation;
   /** The transaction the underlying operation created, once it ran. */
   transactionId: string | null;
+  /** The run that took the approved action on (AgentActionRunClaimed); null before. */
+  runId: string | null;
   rejectionReason: string | null;
   failureReason: string | null;
   createdAt: string;
@@ -50,12 +52,14 @@ export type AgentActionCommand =
   | { type: 'RecordAgentQuote'; quoteId: string; now: string }
   | { type: 'SubmitAgentAction'; actionId: string; request: AgentActionRequest; usdValues: UsdValues; now: string }
   | { type: 'DecideAgentAction'; platformId: string; actionId: string; decision: 'APPROVE' | 'REJECT'; reason: string | null; actor: string; now: string }
+  | { type: 'ClaimAgentActionRun'; actionId: string; runId: string; now: string }
   | { type: 'RecordAgentActionOutcome'; actionId: string; outcome: AgentActionOutcome; now: string };
 
 export const AGENT_ACTION_COMMAND_TYPES: ReadonlySet<string> = new Set<AgentActionCommand['type']>([
   'RecordAgentQuote',
   'SubmitAgentAction',
   'DecideAgentAction',
+  'ClaimAgentActionRun',
   'RecordAgentActionOutcome',
 ]);
 
@@ -89,10 +93,16 @@ export function decideAgentAction(agent: ActingAgent | null, command: AgentActio
         data: { ...ref, actionId: action.actionId, reason: command.reason, rejectedBy: command.actor, reservation: action.reservation, rejectedAt: command.now },
       }];
     }
+    case 'ClaimAgentActionRun': {
+      const action = agent.actions[command.actionId];
+      // Only an approved action that has not run, once: a second claim records nothing.
+      if (!action || !isUnsettled(action) || action.runId) return [];
+      return [{ type: 'AgentActionRunClaimed', data: { ...ref, actionId: action.actionId, runId: command.runId, claimedAt: command.now } }];
+    }
     case 'RecordAgentActionOutcome': {
       const action = agent.actions[command.actionId];
       // Recorded once, for an approved action that has not run yet; a repeat records nothing.
-      if (!action || action.status !== 'APPROVED' || action.transactionId !== null) return [];
+      if (!action || !isUnsettled(action)) return [];
       const { outcome, now } = command;
       if (outcome.kind === 'EXECUTED') return [{ type: 'AgentActionExecuted', data: { ...ref, actionId: action.actionId, transactionId: outcome.transactionId, executedAt: now } }];
       return [{
@@ -142,6 +152,11 @@ function decideSubmission(agent: ActingAgent, actionId: string, request: AgentAc
   }];
 }
 
+/** Approved, and its operation's outcome not recorded yet. */
+export function isUnsettled(action: AgentActionState): boolean {
+  return action.status === 'APPROVED' && action.transactionId === null;
+}
+
 /** Waiting for the platform, or approved and not yet run (or run): a quote has one at a time. */
 function isLive(action: AgentActionState): boolean {
   return action.status === 'PENDING_APPROVAL' || action.status === 'APPROVED';
@@ -186,6 +201,7 @@ export function evolveAgentActivity<T extends ActingAgent>(agent: T, event: Agen
         status: data.status,
         reservation: data.reservation,
         transactionId: null,
+        runId: null,
         rejectionReason: null,
         failureReason: null,
         createdAt: data.submittedAt,
@@ -195,6 +211,8 @@ export function evolveAgentActivity<T extends ActingAgent>(agent: T, event: Agen
     }
     case 'AgentActionApproved':
       return withAction(agent, event.data.actionId, { status: 'APPROVED', updatedAt: event.data.approvedAt });
+    case 'AgentActionRunClaimed':
+      return withAction(agent, event.data.actionId, { runId: event.data.runId });
     case 'AgentActionExecuted':
       return withAction(agent, event.data.actionId, { transactionId: event.data.transactionId, updatedAt: event.data.executedAt });
     case 'AgentActionRejected':

@@ -44,20 +44,20 @@ describe('agent decider', () => {
   });
 
   it('a policy change merges spending limits field by field; null removes a limit', () => {
-    const outcome = spec.given([created]).when({ type: 'ChangeAgentPolicy', platformId: PLATFORM, update: { spendingLimits: { dailyLimit: null, monthlyLimit: 9_000_000 } }, now: LATER });
+    const outcome = spec.given([created]).when({ type: 'ChangeAgentPolicy', platformId: PLATFORM, usdValues: { USD: '1' }, update: { spendingLimits: { dailyLimit: null, monthlyLimit: 9_000_000 } }, now: LATER });
     outcome.then([
       {
         type: 'AgentPolicyChanged',
         data: { ...ref, previousPolicy: policy, policy: { ...policy, spendingLimits: { ...policy.spendingLimits, dailyLimit: null, monthlyLimit: 9_000_000 } }, changedAt: LATER },
       },
     ]);
-    spec.given([created]).when({ type: 'ChangeAgentPolicy', platformId: PLATFORM, update: { defaultExecutionMode: 'AUTO' }, now: LATER }).then([]);
+    spec.given([created]).when({ type: 'ChangeAgentPolicy', platformId: PLATFORM, usdValues: { USD: '1' }, update: { defaultExecutionMode: 'AUTO' }, now: LATER }).then([]);
   });
 
   it('a new spending currency must restate every amount limit set', () => {
     spec
       .given([created])
-      .when({ type: 'ChangeAgentPolicy', platformId: PLATFORM, update: { spendingLimits: { currency: 'EUR', perTransactionLimit: 40_000 } }, now: LATER })
+      .when({ type: 'ChangeAgentPolicy', platformId: PLATFORM, usdValues: { USD: '1' }, update: { spendingLimits: { currency: 'EUR', perTransactionLimit: 40_000 } }, now: LATER })
       .thenError('INVALID_INPUT', { reason: 'LIMITS_NOT_RESTATED' });
   });
 

@@ -5,7 +5,9 @@ import { AgentEvent } from './agent.events';
 import { AGENT_ACTION_COMMAND_TYPES, AgentActionCommand, AgentActivity, decideAgentAction, evolveAgentActivity, noActivity } from './agent-actions';
 import { AgentActionEvent } from './agent-action.events';
 import { AgentPolicy, AgentPolicyUpdate, limitsNeedingRestatement, mergePolicy } from './policy/agent-policy';
+import { UsdValues } from './policy/evaluation';
 import { AgentUsageCounters, noUsage } from './usage';
+import { recastUsage, withRecastReservations } from './usage-recast';
 
 export type DeviceCodeStatus = 'ACTIVE' | 'REDEEMED' | 'INVALIDATED';
 
@@ -61,7 +63,8 @@ export type AgentCommand =
       now: string;
     }
   | { type: 'UpdateAgent'; platformId: string; changes: AgentChanges; now: string }
-  | { type: 'ChangeAgentPolicy'; platformId: string; update: AgentPolicyUpdate; now: string }
+  /** `usdValues`: the rate snapshot a change of the spending currency converts the usage at. */
+  | { type: 'ChangeAgentPolicy'; platformId: string; update: AgentPolicyUpdate; usdValues: UsdValues; now: string }
   | { type: 'IssueDeviceCode'; platformId: string; codeHash: string; expiresAt: string; now: string }
   | { type: 'RedeemDeviceCode'; codeHash: string; tokenHash: string; now: string }
   | { type: 'DeleteAgent'; platformId: string; now: string }
@@ -84,7 +87,7 @@ export const agentDecider: Decider<AgentCommand, AgentState, AgentEvent> = {
       case 'UpdateAgent':
         return decideUpdate(ownAgent(state, command.platformId), command.changes, command.now);
       case 'ChangeAgentPolicy':
-        return decidePolicyChange(ownAgent(state, command.platformId), command.update, command.now);
+        return decidePolicyChange(ownAgent(state, command.platformId), command.update, command.usdValues, command.now);
       case 'IssueDeviceCode':
         return decideIssue(ownAgent(state, command.platformId), command.codeHash, command.expiresAt, command.now);
       case 'RedeemDeviceCode':
@@ -124,8 +127,11 @@ export const agentDecider: Decider<AgentCommand, AgentState, AgentEvent> = {
         return { ...state, isPaused: true, updatedAt: event.data.pausedAt };
       case 'AgentResumed':
         return { ...state, isPaused: false, updatedAt: event.data.resumedAt };
-      case 'AgentPolicyChanged':
-        return { ...state, policy: event.data.policy, updatedAt: event.data.changedAt };
+      case 'AgentPolicyChanged': {
+        const recast = event.data.usageRecast;
+        const changed = { ...state, policy: event.data.policy, updatedAt: event.data.changedAt };
+        return recast ? { ...changed, usage: recast.usage, actions: withRecastReservations(state.actions, recast.reservations) } : changed;
+      }
       case 'AgentDeviceCodeIssued':
         return { ...state, deviceCodes: { ...state.deviceCodes, [event.data.codeHash]: { expiresAt: event.data.expiresAt, status: 'ACTIVE' } } };
       case 'AgentDeviceCodeInvalidated':
@@ -166,7 +172,7 @@ function decideUpdate(agent: ExistingAgent, changes: AgentChanges, now: string):
   return events;
 }
 
-function decidePolicyChange(agent: ExistingAgent, update: AgentPolicyUpdate, now: string): AgentEvent[] {
+function decidePolicyChange(agent: ExistingAgent, update: AgentPolicyUpdate, usdValues: UsdValues, now: string): AgentEvent[] {
   const unrestated = update.spendingLimits ? limitsNeedingRestatement(agent.policy, update.spendingLimits) : [];
   if (unrestated.length > 0) {
     const errors = unrestated.map((field) => ({
@@ -178,7 +184,9 @@ function decidePolicyChange(agent: ExistingAgent, update: AgentPolicyUpdate, now
   }
   const policy = mergePolicy(agent.policy, update);
   if (JSON.stringify(policy) === JSON.stringify(agent.policy)) return [];
-  return [{ type: 'AgentPolicyChanged', data: { ...refOf(agent), previousPolicy: agent.policy, policy, changedAt: now } }];
+  const currency = policy.spendingLimits.currency;
+  const usageRecast = currency !== agent.policy.spendingLimits.currency ? { usageRecast: recastUsage(agent.usage, agent.actions, currency, usdValues) } : {};
+  return [{ type: 'AgentPolicyChanged', data: { ...refOf(agent), previousPolicy: agent.policy, policy, ...usageRecast, changedAt: now } }];
 }
 
 /**

@@ -1,5 +1,6 @@
 import { AGENT_ACTION_EVENT_TYPES, AgentActionEvent } from './agent-action.events';
 import { AgentPolicy } from './policy/agent-policy';
+import { UsageRecast } from './usage-recast';
 
 /**
  * Agent events (issue 26, docs/agents.md), all on the agent's stream `agent-<uuid>`. Every
@@ -32,9 +33,10 @@ export interface AgentResumed {
   data: AgentRef & { resumedAt: string };
 }
 
+/** `usageRecast`: when `spendingLimits.currency` changed, the usage in the new currency (usage-recast.ts). */
 export interface AgentPolicyChanged {
   type: 'AgentPolicyChanged';
-  data: AgentRef & { previousPolicy: AgentPolicy; policy: AgentPolicy; changedAt: string };
+  data: AgentRef & { previousPolicy: AgentPolicy; policy: AgentPolicy; usageRecast?: UsageRecast; changedAt: string };
 }
 
 /** A code the agent software can redeem once before `expiresAt`. */

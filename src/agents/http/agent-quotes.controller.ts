@@ -65,7 +65,7 @@ export class AgentQuotesController {
   @Idempotent()
   async execute(@Req() request: AgentRequest, @Param('quoteId') quoteId: string): Promise<AgentActionView> {
     requirePathId('Quote', 'quoteId', quoteId);
-    const signatureHeader = request.headers['service-wallet-signature'];
-    return this.commandBus.execute(new SubmitAgentAction(request.agent, { kind: 'EXECUTE_QUOTE', quoteId, signatureHeader }));
+    // No Service-Wallet-Signature is passed on: an embedded-wallet source is refused (docs/agents.md).
+    return this.commandBus.execute(new SubmitAgentAction(request.agent, { kind: 'EXECUTE_QUOTE', quoteId }));
   }
 }

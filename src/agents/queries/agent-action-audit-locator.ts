@@ -6,7 +6,9 @@ import { streamNameFor } from '../../infra/ids';
  * Agent actions are recorded in their agent's stream (agent-action.events.ts): an action's audit
  * history (`GET /audit/events?resourceId=AgentAction:...`) is the agent stream's events that name
  * it (submitted, approved or rejected with the actor, executed, failed), found through the
- * `agent_actions` read model, which maps each action to its agent.
+ * `agent_actions` read model, which maps each action to its agent. `AgentActionRunClaimed` (which
+ * run took the approved action on: coordination between the request and the recovery task) stays
+ * in the agent's own history only.
  */
 export function agentActionAuditLocator(pool: Pool): AuditResourceLocator {
   return {
@@ -25,7 +27,7 @@ export function agentActionAuditLocator(pool: Pool): AuditResourceLocator {
       });
       const agentId = result.rows[0]?.agent_id;
       if (!agentId) return null;
-      return { streamName: streamNameFor(agentId), concerns: (event) => eventNames(event, resourceId) };
+      return { streamName: streamNameFor(agentId), concerns: (event) => event.type !== 'AgentActionRunClaimed' && eventNames(event, resourceId) };
     },
   };
 }

@@ -85,6 +85,12 @@ export class AgentsQuery {
     );
   }
 
+  /** The ids of a customer's agents that are not deleted (the read model drops deleted agents). */
+  async idsOfCustomer(platformId: string, customerId: string): Promise<string[]> {
+    const result = await this.pool.query<{ agent_id: string }>(`SELECT agent_id FROM agents WHERE platform_id = $1 AND customer_id = $2`, [platformId, customerId]);
+    return result.rows.map((row) => row.agent_id);
+  }
+
   async deviceCodeByHash(codeHash: string): Promise<DeviceCodeEntry | null> {
     const result = await this.pool.query<{ agent_id: string; platform_id: string; status: DeviceCodeStatus }>(
       `SELECT agent_id, platform_id, status FROM agent_device_codes WHERE code_hash = $1`,
