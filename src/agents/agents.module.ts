@@ -1,4 +1,5 @@
 import { Inject, Module, OnModuleInit } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../infra/config';
 import { CommandBus } from '@nestjs/cqrs';
 import { Pool } from 'pg';
 import { AuditModule, AuditResourceLocators } from '../audit';
@@ -97,13 +98,14 @@ export class AgentsModule implements OnModuleInit {
     private readonly customers: CustomersQuery,
     @Inject(PG_POOL) private readonly pool: Pool,
     @Inject(READ_MODEL_WAITER) private readonly waiter: ReadModelWaiter,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async onModuleInit(): Promise<void> {
     await this.redeemAttempts.ensureSchema();
     this.webhookMappers.register(agentActionWebhookMapper(this.actionViews));
     this.auditLocators.register(agentActionAuditLocator(this.pool));
-    this.reactors.register(agentActionProcessReactor(this.tasks));
+    this.reactors.register(agentActionProcessReactor(this.tasks, this.config.agents.actionSettleDelayMs));
     this.tasks.register(SETTLE_AGENT_ACTION_TASK, (payload) => this.commandBus.execute(new RecoverAgentAction(String(payload.agentId), payload.subjectId)));
     this.reactors.register(customerAgentsReactor(this.commandBus, this.agents, this.customers, this.waiter));
   }

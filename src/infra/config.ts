@@ -68,6 +68,12 @@ export interface AgentInstallationConfig {
   redeemFailureWindowMs: number;
   /** Failed redemptions per source address per window; past it 429 until the window ends (AGENT_REDEEM_MAX_FAILURES_PER_ADDRESS, 20). */
   maxRedeemFailuresPerAddress: number;
+  /**
+   * How long after its approval an agent action's outcome is checked, and the action run when the
+   * request running it died (AGENT_ACTION_SETTLE_DELAY_MS, 5 s). The request normally records
+   * the outcome well within it; a shorter wait only means more checks that find a run still going.
+   */
+  actionSettleDelayMs: number;
 }
 
 /** Incoming payments' approval by the platform (docs/receiving.md). */
@@ -236,6 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, resolved: { databaseUrl: stri
       deviceCodeLifetimeMs: Math.max(1, numberFromEnv(env.AGENT_DEVICE_CODE_LIFETIME_MS, 24 * 60 * 60 * 1000)),
       redeemFailureWindowMs: 60 * 1000,
       maxRedeemFailuresPerAddress: Math.max(1, Math.floor(numberFromEnv(env.AGENT_REDEEM_MAX_FAILURES_PER_ADDRESS, 20))),
+      actionSettleDelayMs: numberFromEnv(env.AGENT_ACTION_SETTLE_DELAY_MS, 5_000),
     },
     kycLinks: {
       lifetimeMs: Math.max(1, numberFromEnv(env.KYC_LINK_LIFETIME_MS, 24 * 60 * 60 * 1000)),

@@ -4,6 +4,7 @@ import { streamNameFor } from '../../infra/ids';
 import { WireTransaction } from '../queries/transaction-wire';
 import { TRANSFER_STREAM } from '../streams';
 import { TransferAnswers } from './transfer-answers';
+import { recordedTransfer } from './transfer-out';
 import { TransferPartiesResolver, TransferRequest } from './transfer-parties';
 
 /** `POST /transfer-in` (external -> internal): answers the transaction, PENDING until settled. */
@@ -11,6 +12,8 @@ export class TransferIn extends Command<WireTransaction> {
   constructor(
     readonly platformId: string,
     readonly request: TransferRequest,
+    /** Fixed by a caller that may send it again (an agent's action): a second send answers the first transfer. */
+    readonly transactionId?: string,
   ) {
     super();
   }
@@ -25,8 +28,10 @@ export class TransferInHandler implements ICommandHandler<TransferIn, WireTransa
     private readonly answers: TransferAnswers,
   ) {}
 
-  async execute({ platformId, request }: TransferIn): Promise<WireTransaction> {
-    const parties = await this.parties.resolve(platformId, request, 'IN');
+  async execute({ platformId, request, transactionId: fixedId }: TransferIn): Promise<WireTransaction> {
+    const recorded = fixedId ? await recordedTransfer(this.commands, platformId, fixedId) : null;
+    if (recorded) return this.answers.asOf(platformId, recorded.transactionId, 'no_stream');
+    const parties = await this.parties.resolve(platformId, request, 'IN', fixedId);
     const requested = await this.commands.handle(TRANSFER_STREAM, streamNameFor(parties.transactionId), {
       type: 'RequestTransferIn',
       parties,

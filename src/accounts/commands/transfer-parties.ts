@@ -39,7 +39,7 @@ export class TransferPartiesResolver {
     private readonly platformConfig: PlatformConfigQuery,
   ) {}
 
-  async resolve(platformId: string, request: TransferRequest, direction: 'IN' | 'OUT'): Promise<TransferParties> {
+  async resolve(platformId: string, request: TransferRequest, direction: 'IN' | 'OUT', transactionId: string = newId('Transaction')): Promise<TransferParties> {
     // The source is looked up (and reported missing) first, whichever kind it is.
     let internal: InternalAccountDetails;
     let external: ExternalAccountDetails;
@@ -68,7 +68,7 @@ export class TransferPartiesResolver {
     const unverified = direction === 'OUT' ? verificationRequiredRefusal(external, amount) : null;
     if (unverified) throw unverified;
     return {
-      transactionId: newId('Transaction'),
+      transactionId,
       platformId,
       customerId: internal.customerId,
       platformCustomerId: customer?.platformCustomerId ?? null,

@@ -5,7 +5,6 @@ import { TransferIn, TransferOut } from '../../accounts';
 import { CommandStore } from '../../infra/commands/command-store';
 import { DomainError } from '../../infra/domain/domain-error';
 import { streamNameFor } from '../../infra/ids';
-import { logger } from '../../infra/logger';
 import { READ_MODEL_WAITER, ReadModelWaiter, awaitOwnWrites } from '../../infra/projections/read-model-waiter';
 import { ExecuteQuote, QuotesQuery } from '../../quotes';
 import { lockedAsConflict } from '../../sca';
@@ -39,9 +38,9 @@ type Operated = { kind: 'OUTCOME'; outcome: AgentActionOutcome; refusal: DomainE
  * routes (ExecuteQuote, TransferOut, TransferIn) and records its outcome on the agent's stream:
  * EXECUTED with the transaction, or FAILED with the refusal's reason, which gives the action's
  * reservation back. Exactly one outcome is recorded (docs/agents.md "Crash safety"): a run first
- * claims the action on the agent's stream; the claiming run executes it. A quote executes once
- * whoever asks (its transaction is fixed at its creation), so recovery runs it again when the
- * claiming run died; a transfer is started by the claiming run only.
+ * claims the action on the agent's stream; the claiming run executes it. The operation happens
+ * once whoever asks, so recovery runs it again when the claiming run died: a quote's transaction
+ * is fixed at its creation, a transfer's by the action (`transferTransactionId`).
  */
 @Injectable()
 export class AgentActionRunner {
@@ -59,7 +58,7 @@ export class AgentActionRunner {
     const claimed = (await this.commands.handle(AGENT_STREAM, stream, { type: 'ClaimAgentActionRun', actionId, runId, now: new Date().toISOString() })).state as ExistingAgent;
     const action = claimed.actions[actionId];
     if (!this.mayRun(action, runId, mode)) return { view: await this.present(claimed, actionId), refusal: null };
-    const operated = await this.operate(claimed.platformId, action.request);
+    const operated = await this.operate(claimed.platformId, actionId, action.request);
     if (operated.kind === 'IN_FLIGHT') {
       // Another run is executing the quote: the request answers the action as it stands; the
       // recovery task tries again later (a thrown task is retried with backoff).
@@ -78,23 +77,17 @@ export class AgentActionRunner {
   }
 
   /**
-   * The claiming run runs. Recovery also runs a quote another run claimed (that run died, or its
-   * execute and this one are decided on the quote's stream: one executes, the other sees it done).
-   * A transfer claimed by a run that died without recording its outcome is left APPROVED: without a
-   * transaction id fixed before the transfer, running it again could move the money twice.
+   * The claiming run runs. Recovery also runs an action another run claimed (that run died, or
+   * both are decided on the operation's own stream: one executes it, the other finds it done).
    */
   private mayRun(action: AgentActionState, runId: string, mode: RunMode): boolean {
     if (!isUnsettled(action)) return false;
-    if (action.runId === runId) return true;
-    if (mode === 'REQUEST') return false;
-    if (action.request.type === 'EXECUTE_QUOTE') return true;
-    logger.warn('agent transfer action claimed by a run that recorded no outcome; left APPROVED', { actionId: action.actionId });
-    return false;
+    return action.runId === runId || mode === 'RECOVERY';
   }
 
-  private async operate(platformId: string, request: AgentActionRequest): Promise<Operated> {
+  private async operate(platformId: string, actionId: string, request: AgentActionRequest): Promise<Operated> {
     try {
-      const transactionId = request.type === 'EXECUTE_QUOTE' ? await this.executeQuote(platformId, request) : await this.transfer(platformId, request);
+      const transactionId = request.type === 'EXECUTE_QUOTE' ? await this.executeQuote(platformId, request) : await this.transfer(platformId, actionId, request);
       return { kind: 'OUTCOME', outcome: { kind: 'EXECUTED', transactionId }, refusal: null };
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
@@ -121,8 +114,8 @@ export class AgentActionRunner {
     return { kind: 'IN_FLIGHT' };
   }
 
-  /** Answers the transaction the transfer created. */
-  private async transfer(platformId: string, request: AgentActionRequest): Promise<string> {
+  /** Answers the transaction the transfer created (or a run before this one did). */
+  private async transfer(platformId: string, actionId: string, request: AgentActionRequest): Promise<string> {
     const transfer = request.transfer!;
     const parties = {
       sourceAccountId: transfer.sourceAccountId,
@@ -132,7 +125,8 @@ export class AgentActionRunner {
       ...(transfer.remittanceInformation !== undefined ? { remittanceInformation: transfer.remittanceInformation } : {}),
       ...(transfer.purposeOfPayment !== undefined ? { purposeOfPayment: transfer.purposeOfPayment } : {}),
     };
-    const command = request.type === 'TRANSFER_OUT' ? new TransferOut(platformId, parties) : new TransferIn(platformId, parties);
+    const transactionId = transferTransactionId(actionId);
+    const command = request.type === 'TRANSFER_OUT' ? new TransferOut(platformId, parties, transactionId) : new TransferIn(platformId, parties, transactionId);
     const transaction = await this.commandBus.execute(command);
     return transaction.id;
   }
@@ -148,4 +142,12 @@ function isExecutedElsewhere(error: DomainError): boolean {
 function reasonOf(error: DomainError): string {
   const reason = error.details?.reason;
   return typeof reason === 'string' ? reason : error.code;
+}
+
+/**
+ * The transaction of a transfer action: `Transaction:<the action's uuid>`, fixed by the action, so
+ * every run of it names the same transfer and a second run answers the first one's.
+ */
+export function transferTransactionId(actionId: string): string {
+  return `Transaction:${actionId.slice(actionId.indexOf(':') + 1)}`;
 }

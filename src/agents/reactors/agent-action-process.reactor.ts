@@ -5,13 +5,6 @@ import { TaskScheduler } from '../../infra/queue/task-scheduler';
 /** The task that sends RecoverAgentAction (key: the action id, so it is scheduled once per approval). */
 export const SETTLE_AGENT_ACTION_TASK = 'agent.action.settle';
 
-/**
- * How long after its approval an action is checked. The request that approved it normally records
- * the outcome well within it, and the check is then a no-op; a shorter wait only means more runs
- * that find another one still going.
- */
-export const SETTLE_AGENT_ACTION_DELAY_MS = 5_000;
-
 interface ApprovedActionData {
   agentId: string;
   platformId: string;
@@ -21,18 +14,19 @@ interface ApprovedActionData {
 
 /**
  * Guarantees an approved action its outcome (docs/agents.md "Crash safety"): on
- * `AgentActionSubmitted` as APPROVED and on `AgentActionApproved`, schedules the settle task,
+ * `AgentActionSubmitted` as APPROVED and on `AgentActionApproved`, schedules the settle task
+ * (`settleDelayMs` later: AGENT_ACTION_SETTLE_DELAY_MS),
  * which survives a crash of this process (the task queue) and is retried with backoff while a
  * quote is still being executed. Checkpointed, at least once; the task's key makes it one job.
  */
-export function agentActionProcessReactor(tasks: TaskScheduler): Reactor {
+export function agentActionProcessReactor(tasks: TaskScheduler, settleDelayMs: number): Reactor {
   return {
     name: 'agent-action-process',
     handles: ['AgentActionSubmitted', 'AgentActionApproved'],
     async react(event: RecordedEvent) {
       const data = event.data as unknown as ApprovedActionData;
       if (event.type === 'AgentActionSubmitted' && data.status !== 'APPROVED') return;
-      await tasks.schedule(SETTLE_AGENT_ACTION_TASK, data.actionId, SETTLE_AGENT_ACTION_DELAY_MS, {
+      await tasks.schedule(SETTLE_AGENT_ACTION_TASK, data.actionId, settleDelayMs, {
         subjectId: data.actionId,
         agentId: data.agentId,
         platformId: data.platformId,

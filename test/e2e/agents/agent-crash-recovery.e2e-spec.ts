@@ -1,3 +1,6 @@
+import { CommandBus } from '@nestjs/cqrs';
+import { TransferOut } from '../../../src/accounts';
+import { transferTransactionId } from '../../../src/agents/commands/agent-action-runner';
 import { EventStoreService } from '../../../src/infra/event-store/event-store.service';
 import { RecordedEvent } from '../../../src/infra/event-store/event-store.port';
 import { newId, streamNameFor } from '../../../src/infra/ids';
@@ -17,7 +20,7 @@ describe('agents: an approved action survives the request that ran it dying', ()
   let events: EventStoreService;
 
   beforeAll(async () => {
-    testApp = await startTestApp();
+    testApp = await startTestApp({ env: { AGENT_ACTION_SETTLE_DELAY_MS: '300' } });
     events = testApp.app.get(EventStoreService);
   });
 
@@ -26,7 +29,7 @@ describe('agents: an approved action survives the request that ran it dying', ()
   });
 
   const api = () => testApp.platform.api;
-  // The settle task waits 5 s after the approval before it checks.
+  // The settle task checks 300 ms after the approval (AGENT_ACTION_SETTLE_DELAY_MS), then retries with backoff.
   const SETTLE_TIMEOUT_MS = 20_000;
 
   async function setUp() {
@@ -102,21 +105,30 @@ describe('agents: an approved action survives the request that ran it dying', ()
     const executed = ofAction(recorded, actionId, 'AgentActionExecuted');
     expect(executed).toHaveLength(1);
     const transactionId = (executed[0].data as any).transactionId;
+    expect(transactionId).toBe(transferTransactionId(actionId));
     expect((await events.readStream(streamNameFor(transactionId)))[0]).toMatchObject({ type: 'TransferOutRequested', data: { amount: 12_000, sourceAccountId: owner.usd.id } });
     expect(await holdsOn(owner.usd.id)).toHaveLength(1);
     expect((await me.get(`/agents/me/actions/${actionId}`).expect(200)).body).toMatchObject({ status: 'APPROVED', transaction: { id: transactionId } });
   });
 
-  it('a transfer-out claimed by a run that died is never started a second time', async () => {
+  it('a transfer-out whose claiming run died after starting it: the task records that transfer, starting nothing again', async () => {
     const { owner, external, agent } = await setUp();
     const transfer = { sourceAccountId: owner.usd.id, destinationAccountId: external.id, paymentRail: null, amount: 12_000, currency: 'USD' };
     const request = { type: 'TRANSFER_OUT', accountId: owner.usd.id, amount: 12_000, currency: 'USD', quoteId: null, quoteTransactionId: null, transfer };
     const actionId = await appendDeadRequest(agent, owner.customer.id, request, 'dead-run');
-    // Past the settle task's delay: it found the claim and left the action alone.
-    await new Promise((resolve) => setTimeout(resolve, 8_000));
-    const recorded = await events.readStream(streamNameFor(agent.id));
-    expect(ofAction(recorded, actionId, 'AgentActionRunClaimed')).toHaveLength(1);
-    expect([...ofAction(recorded, actionId, 'AgentActionExecuted'), ...ofAction(recorded, actionId, 'AgentActionFailed')]).toEqual([]);
-    expect(await holdsOn(owner.usd.id)).toHaveLength(0);
+    // What the dead run did before it died: the transfer, under the action's own transaction id.
+    const parties = { sourceAccountId: owner.usd.id, destinationAccountId: external.id, paymentRail: null, amount: 12_000 };
+    const started = await testApp.app.get(CommandBus).execute(new TransferOut(testApp.platform.platformId, parties, transferTransactionId(actionId)));
+    expect(started.id).toBe(transferTransactionId(actionId));
+
+    const recorded = await eventually(async () => {
+      const all = await events.readStream(streamNameFor(agent.id));
+      return ofAction(all, actionId, 'AgentActionExecuted').length > 0 && all;
+    }, SETTLE_TIMEOUT_MS);
+    expect(ofAction(recorded, actionId, 'AgentActionExecuted').map((event) => (event.data as any).transactionId)).toEqual([started.id]);
+    expect(ofAction(recorded, actionId, 'AgentActionFailed')).toEqual([]);
+    const transferEvents = await events.readStream(streamNameFor(started.id));
+    expect(transferEvents.filter((event) => event.type === 'TransferOutRequested')).toHaveLength(1);
+    expect(await holdsOn(owner.usd.id)).toHaveLength(1);
   });
 });

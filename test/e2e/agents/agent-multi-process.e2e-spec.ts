@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { API_VERSION } from '../../../src/app.factory';
 import { createUsdExternalAccount } from '../../support/customer-fixtures';
-import { assertLedgerInvariant, balances, fundedCustomer, ledgerEventTypes } from '../../support/quote-fixtures';
+import { assertLedgerInvariant, balances, fundedCustomer, ledgerEventTypes, transactionWithStatus } from '../../support/quote-fixtures';
 import { testRedisUrl } from '../../support/database';
 import { ServiceProcess, startServiceProcess, transpileService } from '../../support/service-process';
 import { PlatformClient, TestApp, anonymousClient, platformClient, startTestApp } from '../../support/test-app';
@@ -153,6 +153,9 @@ describe('agents across two api processes', () => {
     const holds = (await ledgerEventTypes(testApp.databaseUrl, owner.usd.id)).filter((event) => event.type === 'FundsHeld');
     expect(holds.map((hold) => Number(hold.data.amount))).toEqual(Array(fitting).fill(amount));
     expect((await balances(a.api, owner.usd.id)).available).toBe(funds - spent);
+    // The invariant compares the log with the balances: only once every payment has settled is
+    // neither read ahead of the other (a settlement between the two reads broke it).
+    for (const answer of ran) await transactionWithStatus(a.api, answer.body.transaction.id, 'COMPLETED');
     await assertLedgerInvariant(testApp.databaseUrl, a.api, [owner.usd.id]);
   });
 });
