@@ -41,7 +41,7 @@ export { InternalAccountsQuery } from './queries/internal-accounts.query';
 export type { InternalAccountDetails } from './queries/internal-accounts.query';
 export type { InternalAccountView } from './queries/internal-account.view';
 export { INTERNAL_ACCOUNT_TYPES } from './http/internal-accounts.controller';
-export { TransactionsQuery } from './queries/transactions.query';
+export { TRANSACTION_STATUS_FILTERS, TRANSACTION_TYPE_FILTERS, TransactionsQuery } from './queries/transactions.query';
 export type { TransactionFilters } from './queries/transactions.query';
 export { refundWebhooks } from './account-webhooks';
 export type { MappedWebhook } from './account-webhooks';

@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { Request } from 'express';
 import { DomainError } from '../../infra/domain/domain-error';
 import { checkBody, throwIfAny } from '../../infra/http/validation';
-import { Page } from '../../infra/http/pagination';
+import { Page, SORT_ORDERS } from '../../infra/http/pagination';
 import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
 import { QueryReader } from '../../infra/http/query-params';
 import { requirePathId } from '../../shared/validation/path-ids';
@@ -12,16 +12,12 @@ import { CancelTransaction } from '../commands/cancel-transaction';
 import { ConfirmReceiptDelivery } from '../commands/confirm-receipt-delivery';
 import { WireTransaction } from '../queries/transaction-wire';
 import { ApproveTransactionDto, CancelTransactionDto, ConfirmReceiptDeliveryDto, RejectTransactionDto } from './accounts.dto';
-import { TransactionFilters, TransactionsQuery } from '../queries/transactions.query';
+import { TRANSACTION_STATUS_FILTERS, TRANSACTION_TYPE_FILTERS, TransactionFilters, TransactionsQuery } from '../queries/transactions.query';
 import { parseId } from '../../infra/ids';
 import { RequiresPermission } from '../../infra/http/permissions';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
-/** The reference's TransactionStatus (CREATED and REFUNDED filter to nothing here). */
-const STATUSES = ['CREATED', 'PENDING', 'PENDING_AUTHORIZATION', 'PROCESSING', 'COMPLETED', 'REJECTED', 'FAILED', 'REFUNDED', 'EXPIRED'] as const;
-const TYPES = ['OUTGOING', 'INCOMING'] as const;
-const SORT_ORDERS = ['asc', 'desc'] as const;
 const ACCOUNT_ID = /^(InternalAccount|ExternalAccount):[0-9a-f-]{36}$/;
 
 /**
@@ -64,8 +60,8 @@ export class TransactionsController {
       accountIdentifier: reader.string('accountIdentifier'),
       senderAccountIdentifier: reader.string('senderAccountIdentifier'),
       receiverAccountIdentifier: reader.string('receiverAccountIdentifier'),
-      status: reader.oneOf('status', STATUSES),
-      type: reader.oneOf('type', TYPES),
+      status: reader.oneOf('status', TRANSACTION_STATUS_FILTERS),
+      type: reader.oneOf('type', TRANSACTION_TYPE_FILTERS),
       quoteId: reader.id('quoteId', 'Quote'),
       reference: reader.string('reference'),
       // Both lower bounds are inclusive: the later one wins.

@@ -5,6 +5,10 @@ import { PG_POOL } from '../../infra/postgres/pool';
 import { WireTransaction, transactionOnWire } from './transaction-wire';
 import { TransactionView } from './transaction.view';
 
+/** The reference's TransactionStatus, the `status` filter's values (CREATED and REFUNDED match nothing here). */
+export const TRANSACTION_STATUS_FILTERS = ['CREATED', 'PENDING', 'PENDING_AUTHORIZATION', 'PROCESSING', 'COMPLETED', 'REJECTED', 'FAILED', 'REFUNDED', 'EXPIRED'] as const;
+export const TRANSACTION_TYPE_FILTERS = ['OUTGOING', 'INCOMING'] as const;
+
 export interface TransactionFilters {
   /** A customer id; null: the platform's own transactions (the reference filters them by the platform id). */
   customerId?: string | null;

@@ -9,4 +9,3 @@ export class AgentActionRejectDto {
 /** The reference's AgentActionStatus (the agent's action list filter). */
 export const AGENT_ACTION_STATUSES = ['PENDING_APPROVAL', 'APPROVED', 'REJECTED', 'FAILED'] as const;
 
-export const SORT_ORDERS = ['asc', 'desc'] as const;

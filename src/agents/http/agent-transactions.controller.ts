@@ -1,8 +1,8 @@
 import { Controller, Get, Param, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth } from '@nestjs/swagger';
-import { WireTransaction } from '../../accounts';
+import { TRANSACTION_STATUS_FILTERS, TRANSACTION_TYPE_FILTERS, WireTransaction } from '../../accounts';
 import { DomainError } from '../../infra/domain/domain-error';
-import { Page } from '../../infra/http/pagination';
+import { Page, SORT_ORDERS } from '../../infra/http/pagination';
 import { QueryReader } from '../../infra/http/query-params';
 import { Public } from '../../infra/http/route-metadata';
 import { parseId } from '../../infra/ids';
@@ -10,10 +10,6 @@ import { AgentTransactionsQuery } from '../queries/agent-transactions.query';
 import { AgentAuthGuard, AgentRequest } from './agent-auth.guard';
 import { AgentScopes } from './agent-scope';
 
-/** The reference's TransactionStatus and TransactionType, as `GET /transactions` takes them. */
-const STATUSES = ['CREATED', 'PENDING', 'PENDING_AUTHORIZATION', 'PROCESSING', 'COMPLETED', 'REJECTED', 'FAILED', 'REFUNDED', 'EXPIRED'] as const;
-const TYPES = ['OUTGOING', 'INCOMING'] as const;
-const SORT_ORDERS = ['asc', 'desc'] as const;
 
 /**
  * The agent's customer's transactions (AgentAuth, VIEW_TRANSACTIONS), within the account
@@ -40,8 +36,8 @@ export class AgentTransactionsController {
       accountIdentifier: reader.string('accountIdentifier'),
       senderAccountIdentifier: reader.string('senderAccountIdentifier'),
       receiverAccountIdentifier: reader.string('receiverAccountIdentifier'),
-      status: reader.oneOf('status', STATUSES),
-      type: reader.oneOf('type', TYPES),
+      status: reader.oneOf('status', TRANSACTION_STATUS_FILTERS),
+      type: reader.oneOf('type', TRANSACTION_TYPE_FILTERS),
       reference: reader.string('reference'),
       createdFrom: reader.dateTime('startDate'),
       createdUntil: reader.dateTime('endDate'),

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestj
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBody } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { Page } from '../../infra/http/pagination';
+import { Page, SORT_ORDERS } from '../../infra/http/pagination';
 import { RequiresPermission } from '../../infra/http/permissions';
 import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
 import { QueryReader } from '../../infra/http/query-params';
@@ -12,7 +12,7 @@ import { IdPrefix, parseId } from '../../infra/ids';
 import { ApproveAgentAction, RejectAgentAction } from '../commands/decide-agent-action';
 import { AgentActionView } from '../queries/agent-action.view';
 import { AgentActionsQuery } from '../queries/agent-actions.query';
-import { AgentActionRejectDto, SORT_ORDERS } from './agent-actions.dto';
+import { AgentActionRejectDto } from './agent-actions.dto';
 
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 

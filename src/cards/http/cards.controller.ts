@@ -2,7 +2,7 @@ import { Body, Controller, Get, Param, Patch, Post, Query, Req } from '@nestjs/c
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBody } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { Page } from '../../infra/http/pagination';
+import { Page, SORT_ORDERS } from '../../infra/http/pagination';
 import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
 import { QueryReader } from '../../infra/http/query-params';
 import { Idempotent } from '../../infra/http/route-metadata';
@@ -15,7 +15,7 @@ import { UpdateCard } from '../commands/update-card';
 import { CardChanges } from '../commands/update-card';
 import { CARD_STATES } from '../domain/card/card.events';
 import { CardWire, cardWire } from '../queries/card.view';
-import { CardsQuery, SORT_ORDERS } from '../queries/cards.query';
+import { CardsQuery } from '../queries/cards.query';
 import { CreateCardDto, UpdateCardDto, checkFundingSourceIds } from './cards.dto';
 import { RequiresPermission } from '../../infra/http/permissions';
 

@@ -1,12 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
-import { Page, PageRequest, toPage } from '../../infra/http/pagination';
+import { Page, PageRequest, toPage, SortOrder } from '../../infra/http/pagination';
 import { PG_POOL } from '../../infra/postgres/pool';
 import { CardLifecycleState } from '../domain/card/card.events';
 import { CardView } from './card.view';
 
-export const SORT_ORDERS = ['asc', 'desc'] as const;
-export type SortOrder = (typeof SORT_ORDERS)[number];
 
 export interface CardFilters {
   cardholderId?: string;

@@ -1,7 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { Page } from '../../infra/http/pagination';
 import { QueryReader } from '../../infra/http/query-params';
-import { DiscoveryWire, SORT_ORDERS, UmaProviderWire, listDiscoveries, listUmaProviders, listVasps } from '../queries/directory-listing';
+import { SORT_ORDERS } from '../../infra/http/pagination';
+import { DiscoveryWire, UmaProviderWire, listDiscoveries, listUmaProviders, listVasps } from '../queries/directory-listing';
 import { VaspEntry } from '../tables/vasps';
 import { countryCode, currencyCode, keysetPage, refusePaging } from './directory-query';
 import { RequiresPermission } from '../../infra/http/permissions';

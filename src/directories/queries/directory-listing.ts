@@ -1,4 +1,4 @@
-import { Page, encodeCursor } from '../../infra/http/pagination';
+import { Page, encodeCursor, SortOrder } from '../../infra/http/pagination';
 import { Currency, currency } from '../../shared/currencies';
 import { DISCOVERIES } from '../tables/discoveries';
 import { UMA_PROVIDERS, UmaProviderEntry } from '../tables/uma-providers';
@@ -9,8 +9,6 @@ import { VASPS, VaspEntry } from '../tables/vasps';
  * A page's cursor holds the sort key of its last row (`{name}` for providers, `{vaspName}` for
  * VASPs), so a page after it starts right past that row whatever was listed before.
  */
-export type SortOrder = 'asc' | 'desc';
-export const SORT_ORDERS: readonly SortOrder[] = ['asc', 'desc'];
 
 export interface KeysetPage {
   limit: number;

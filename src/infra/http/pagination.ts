@@ -4,6 +4,10 @@ import { ValidationError, FieldError } from '../domain/domain-error';
  * List pagination (DECISIONS.md section 1): `limit` 1..100 (default 20) and an opaque `cursor`.
  * Cursors encode the sort key of the last row returned (keyset pagination, stable under inserts).
  */
+/** The `sortOrder` values every sorted list takes (newest or oldest first; default per list). */
+export const SORT_ORDERS = ['asc', 'desc'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+
 export interface PageRequest {
   limit: number;
   cursor: Record<string, unknown> | null;
