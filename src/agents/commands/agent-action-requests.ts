@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ExternalAccountsQuery, InternalAccountsQuery } from '../../accounts';
+import { ExternalAccountsQuery, InternalAccountsQuery, TransferRequest } from '../../accounts';
 import { DomainError, ValidationError } from '../../infra/domain/domain-error';
 import { QuotesQuery } from '../../quotes';
 import { AgentActionRequest } from '../domain/agent-action.events';
@@ -11,16 +11,8 @@ export interface ActingAgentRef {
   customerId: string;
 }
 
-/** A transfer as the agent asked for it (TransferOutRequest / TransferInRequest). */
-export interface AgentTransferAsked {
-  direction: 'OUT' | 'IN';
-  sourceAccountId: string;
-  destinationAccountId: string;
-  paymentRail: string | null;
-  amount?: number;
-  remittanceInformation?: string;
-  purposeOfPayment?: string;
-}
+/** A transfer as the agent asked for it (TransferOutRequest / TransferInRequest): the platform route's request and its direction. */
+export type AgentTransferAsked = TransferRequest & { direction: 'OUT' | 'IN' };
 
 /**
  * Turns what an agent asked for into the action the policy evaluates: the customer's internal
