@@ -1,22 +1,11 @@
-import { AgentActionEvent, AgentActionRequest, AgentActionStatus } from '../../src/agents';
+import { AgentActionEvent, AgentActionSource } from '../../src/agents';
 
 /**
  * The `agent_actions` read model's own record of one agent action: what its view, the agent's
- * action list and the platform's approval list show, folded from the agent's action events.
+ * action list and the platform's approval list show, folded from the agent's action events: the
+ * fields an action's view is made of (AgentActionSource), so the read model stores no other shape.
  */
-export interface AgentActionReadRecord {
-  actionId: string;
-  agentId: string;
-  platformId: string;
-  customerId: string;
-  request: AgentActionRequest;
-  status: AgentActionStatus;
-  transactionId: string | null;
-  rejectionReason: string | null;
-  failureReason: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export type AgentActionReadRecord = AgentActionSource;
 
 /** Folds one action event; null for events that concern no action (a quote the agent created). */
 export function evolveAgentActionRecord(record: AgentActionReadRecord | null, event: AgentActionEvent): AgentActionReadRecord | null {

@@ -14,3 +14,4 @@ export type { AgentActionEvent, AgentActionRequest, AgentActionStatus, AgentActi
 export { agentView } from './queries/agent.view';
 export type { AgentView } from './queries/agent.view';
 export type { AuthenticatedAgent } from './http/agent-auth.guard';
+export type { AgentActionSource } from './queries/agent-action.view';
