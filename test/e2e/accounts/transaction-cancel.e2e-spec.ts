@@ -220,14 +220,15 @@ describe('transactions: cancel and confirm', () => {
       api().post(`/transactions/${transaction.id}/cancel`),
       later(delayMs, () => settle(new SettleTransfer(transaction.id))),
     ]);
-    const final = (await api().get(`/transactions/${transaction.id}`).expect(200)).body;
+    // The settlement is sent in-process, not over HTTP: the read model follows it a moment later,
+    // so the final status is awaited rather than read once (a single read saw PENDING).
     if (cancel.status === 200) {
-      expect(final.status).toBe('FAILED');
+      expect((await transactionWithStatus(api(), transaction.id, 'FAILED')).status).toBe('FAILED');
       expect(await balances(api(), owner.usd.id)).toEqual({ available: 10_000, total: 10_000 });
     } else {
       expect(cancel.status).toBe(409);
       expect(cancel.body).toMatchObject({ code: 'TRANSACTION_NOT_CANCELLABLE', details: { reason: 'NOT_PENDING', status: 'COMPLETED' } });
-      expect(final.status).toBe('COMPLETED');
+      expect((await transactionWithStatus(api(), transaction.id, 'COMPLETED')).status).toBe('COMPLETED');
       await eventually(async () => (await balances(api(), owner.usd.id)).total === 14_000);
     }
   });
