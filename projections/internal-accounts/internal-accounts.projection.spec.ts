@@ -137,6 +137,22 @@ describe('internal-accounts projection', () => {
     ]);
   });
 
+  it('a card\'s movements (adjustment, capture, debit) set the balances they carry and their own time', async () => {
+    const movement = (type: string, data: Record<string, unknown>) => ({ stream: stream(ACCOUNT, PLATFORM), type, data: { ...ref(), ...data } });
+    await spec.given([opened(ACCOUNT), credited(1000, 1000, 0, '2025-10-13T12:01:00.000Z'), held(300, 700, 300, '2025-10-13T12:02:00.000Z')]);
+    const balances = () => spec.rows('SELECT available_minor, held_minor, updated_at FROM internal_accounts');
+    await spec.given([
+      movement('HoldAdjusted', { holdId: 'h', adjustmentId: 'a', previousRemaining: 300, remaining: 400, available: 600, held: 400, adjustedAt: '2025-10-13T12:03:00.000Z' }),
+    ]);
+    expect(await balances()).toEqual([{ available_minor: '600', held_minor: '400', updated_at: new Date('2025-10-13T12:03:00.000Z') }]);
+    await spec.given([movement('HoldCaptured', { holdId: 'h', captureId: 'c', amount: 150, remaining: 250, available: 600, held: 250, capturedAt: '2025-10-13T12:04:00.000Z' })]);
+    expect(await balances()).toEqual([{ available_minor: '600', held_minor: '250', updated_at: new Date('2025-10-13T12:04:00.000Z') }]);
+    await spec.given([
+      movement('FundsDebited', { movementId: 'd', amount: 100, reason: 'CARD', reference: null, available: 500, held: 250, debitedAt: '2025-10-13T12:05:00.000Z' }),
+    ]);
+    expect(await balances()).toEqual([{ available_minor: '500', held_minor: '250', updated_at: new Date('2025-10-13T12:05:00.000Z') }]);
+  });
+
   it('a status change sets status and updated_at, keeping the balances; later movements move balances only', async () => {
     await spec.given([opened(ACCOUNT), credited(1000, 1000, 0, '2025-10-13T12:01:00.000Z'), held(300, 700, 300, '2025-10-13T12:02:00.000Z')]);
     await spec.given([closed('2025-10-13T13:00:00.000Z')]);

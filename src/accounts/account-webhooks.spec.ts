@@ -27,6 +27,12 @@ const stream = [
   recorded(4, 'HoldReleased', { available: 1000, held: 0, holdId: 'h1', amount: 400, reason: 'R', releasedAt: '2026-01-01T00:00:04.000Z' }),
   recorded(5, 'FundsHeld', { available: 900, held: 100, holdId: 'h3', amount: 100, reference: null, heldAt: '2026-01-01T00:00:05.000Z' }),
   recorded(6, 'HoldSettled', { available: 900, held: 0, holdId: 'h3', amount: 100, settledAt: '2026-01-01T00:00:06.000Z' }),
+  recorded(7, 'FundsHeld', { available: 600, held: 300, holdId: 'h4', amount: 300, reference: null, heldAt: '2026-01-01T00:00:07.000Z' }),
+  recorded(8, 'HoldAdjusted', { available: 500, held: 400, holdId: 'h4', adjustmentId: 'a1', previousRemaining: 300, remaining: 400, adjustedAt: '2026-01-01T00:00:08.000Z' }),
+  recorded(9, 'HoldCaptured', { available: 500, held: 150, holdId: 'h4', captureId: 'c1', amount: 250, remaining: 150, capturedAt: '2026-01-01T00:00:09.000Z' }),
+  recorded(10, 'FundsDebited', { available: 450, held: 150, movementId: 'd1', amount: 50, reason: 'X', reference: null, debitedAt: '2026-01-01T00:00:10.000Z' }),
+  recorded(11, 'InternalAccountStatusChanged', { previousStatus: 'ACTIVE', status: 'CLOSED', reason: 'CUSTOMER_DELETED', changedAt: '2026-01-01T00:00:11.000Z' }),
+  recorded(12, 'HoldCaptured', { available: 450, held: 0, holdId: 'h4', captureId: 'c2', amount: 150, remaining: 0, accountStatus: 'CLOSED', capturedAt: '2026-01-01T00:00:12.000Z' }),
 ];
 
 describe('AccountWebhookMapper', () => {
@@ -46,6 +52,17 @@ describe('AccountWebhookMapper', () => {
       expect(await mapper.toWebhooks(event)).toEqual(accountWebhooks(event, stream.slice(0, event.revision + 1)));
     }
     expect(reads).toEqual(['opening']);
+  });
+
+  it('a capture, an adjustment and a debit are each a BALANCE_UPDATED with the balances and time they carry', async () => {
+    const balanceAfter = (revision: number) => accountWebhooks(stream[revision], stream.slice(0, revision + 1));
+    expect(balanceAfter(8)).toEqual([
+      { type: 'INTERNAL_ACCOUNT.BALANCE_UPDATED', data: expect.objectContaining({ status: 'ACTIVE', balance: expect.objectContaining({ amount: 500 }), totalBalance: expect.objectContaining({ amount: 900 }), updatedAt: '2026-01-01T00:00:08.000Z' }) },
+    ]);
+    expect(balanceAfter(9)[0].data).toMatchObject({ balance: { amount: 500 }, totalBalance: { amount: 650 }, updatedAt: '2026-01-01T00:00:09.000Z' });
+    expect(balanceAfter(10)[0].data).toMatchObject({ balance: { amount: 450 }, totalBalance: { amount: 600 }, updatedAt: '2026-01-01T00:00:10.000Z' });
+    // A capture of a payment under way when the account closed shows the account CLOSED.
+    expect(balanceAfter(12)[0].data).toMatchObject({ status: 'CLOSED', balance: { amount: 450 }, totalBalance: { amount: 450 } });
   });
 });
 

@@ -26,7 +26,16 @@ export { USER_CANCELLATION, completedRefund, pendingRefund } from './domain/tran
 export type { Refund, RefundStatus } from './domain/transaction/refund';
 export type { TransferParties } from './domain/transaction/transaction.events';
 export { AccountsLedger } from './ledger/accounts-ledger';
-export type { LedgerAccountSnapshot } from './ledger/accounts-ledger';
+export type {
+  AdjustHoldInput,
+  AtomicStepOutcome,
+  CaptureInput,
+  CompanionAppend,
+  DebitInput,
+  LedgerAccountSnapshot,
+  LedgerMovement,
+  LedgerStepResult,
+} from './ledger/accounts-ledger';
 export { INSUFFICIENT_FUNDS, insufficientFunds, isInsufficientFunds } from './ledger/insufficient-funds';
 export { customerAccountId } from './provisioning/internal-account-provisioner';
 export type { ExternalAccountDetails } from './queries/external-account.view';

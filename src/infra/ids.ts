@@ -30,6 +30,7 @@ export const ID_PREFIXES = [
   'Agent',
   'AgentAction',
   'BeneficialOwner',
+  'CardTransaction',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

@@ -45,6 +45,9 @@ describe('AccountsLedger atomic steps', () => {
     return accountId;
   };
 
+  /** A declined REFUSED step, with the decider's error. */
+  const refusal = (code: string) => ({ kind: 'declined', reason: 'REFUSED', error: expect.objectContaining({ code }) });
+
   const companion = (streamName = `companion-${newId('Quote').slice(6)}`, expectedRevision: number | 'no_stream' = 'no_stream'): CompanionAppend => ({
     streamName,
     events: [{ type: 'CompanionRecorded', data: { n: 1 } }],
@@ -76,12 +79,9 @@ describe('AccountsLedger atomic steps', () => {
     const before = await store.readStream(streamNameFor(accountId));
     const refused = companion();
 
-    expect(await ledger.holdWith({ platformId, accountId, holdId: 'big', amount: 5_000, now: now() }, refused)).toEqual({ kind: 'declined', reason: 'REFUSED' });
-    expect(await ledger.holdWith({ platformId: newId('Platform'), accountId, holdId: 'x', amount: 5, now: now() }, companion())).toEqual({
-      kind: 'declined',
-      reason: 'REFUSED',
-    });
-    expect(await ledger.settleHoldWith({ platformId, accountId, holdId: 'unknown', now: now() }, companion())).toEqual({ kind: 'declined', reason: 'REFUSED' });
+    expect(await ledger.holdWith({ platformId, accountId, holdId: 'big', amount: 5_000, now: now() }, refused)).toEqual(refusal('INSUFFICIENT_FUNDS'));
+    expect(await ledger.holdWith({ platformId: newId('Platform'), accountId, holdId: 'x', amount: 5, now: now() }, companion())).toEqual(refusal('NOT_FOUND'));
+    expect(await ledger.settleHoldWith({ platformId, accountId, holdId: 'unknown', now: now() }, companion())).toEqual(refusal('NOT_FOUND'));
     await ledger.hold({ platformId, accountId, holdId: 'done', amount: 500 });
     expect(await ledger.holdWith({ platformId, accountId, holdId: 'done', amount: 500, now: now() }, companion())).toEqual({ kind: 'declined', reason: 'NOOP' });
 
@@ -113,10 +113,7 @@ describe('AccountsLedger atomic steps', () => {
     const otherProcess = new AccountsLedger(new CommandStore(events));
     await otherProcess.hold({ platformId, accountId, holdId: 'theirs', amount: 700 });
 
-    expect(await ledger.holdWith({ platformId, accountId, holdId: 'mine', amount: 500, now: now() }, companion())).toEqual({
-      kind: 'declined',
-      reason: 'REFUSED',
-    });
+    expect(await ledger.holdWith({ platformId, accountId, holdId: 'mine', amount: 500, now: now() }, companion())).toEqual(refusal('INSUFFICIENT_FUNDS'));
     expect(await ledger.holdWith({ platformId, accountId, holdId: 'mine', amount: 300, now: now() }, companion())).toMatchObject({
       kind: 'applied',
       account: { available: 0, held: 1_000 },

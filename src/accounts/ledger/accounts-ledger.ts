@@ -1,58 +1,53 @@
 import { Injectable } from '@nestjs/common';
 import { CommandStore } from '../../infra/commands/command-store';
-import { streamType } from '../../infra/commands/stream-type';
 import { DomainError } from '../../infra/domain/domain-error';
 import { ConcurrencyError } from '../../infra/event-store/event-store.port';
-import { parseId, streamNameFor, uuidv5 } from '../../infra/ids';
+import { parseId, streamNameFor } from '../../infra/ids';
 import {
+  AdjustHoldInput,
   AtomicOpenOutcome,
   AtomicStepOutcome,
+  CaptureInput,
   CompanionAppend,
   CreditInput,
+  DebitInput,
   HoldInput,
   HoldRef,
   LedgerAccountSnapshot,
+  LedgerMovement,
   LedgerStepResult,
   OpenAccountInput,
 } from './ledger-movements';
-import {
-  InternalAccountCommand,
-  InternalAccountState,
-  OpenAccount,
-  accountNotFound,
-  internalAccountDecider,
-} from '../domain/internal-account/internal-account.decider';
-import { InternalAccountEvent, InternalAccountType } from '../domain/internal-account/internal-account.events';
+import { INTERNAL_ACCOUNT_STREAM, movementCommand, openCommand, snapshotOf } from './ledger-stream';
+import { InternalAccountCommand, OpenAccount, accountNotFound, internalAccountDecider, scratchState } from '../domain/internal-account/internal-account.decider';
+import { InternalAccountEvent } from '../domain/internal-account/internal-account.events';
 
-export type { LedgerAccountSnapshot, LedgerStepResult, OpenAccountInput, CreditInput, HoldInput, HoldRef, CompanionAppend, AtomicStepOutcome, AtomicOpenOutcome } from './ledger-movements';
+export type {
+  LedgerAccountSnapshot,
+  LedgerStepResult,
+  OpenAccountInput,
+  CreditInput,
+  HoldInput,
+  HoldRef,
+  CaptureInput,
+  AdjustHoldInput,
+  DebitInput,
+  LedgerMovement,
+  CompanionAppend,
+  AtomicStepOutcome,
+  AtomicOpenOutcome,
+} from './ledger-movements';
+export { INTERNAL_ACCOUNT_STREAM } from './ledger-stream';
 
 /** Decisions of an atomic step: on the cached state, then once more after catching up. */
 const MAX_ATOMIC_ATTEMPTS = 2;
-const STREAM_PREFIX = 'internalAccount-';
-
-/**
- * Account streams in the command store: hot (every quote holds and settles on one), so their
- * state stays in memory and commands on one account queue inside this process; across processes
- * the expected revision decides, with a short jittered pause before re-deciding. Event ids come
- * from each movement's business key, so a step appended twice is stored once.
- */
-export const INTERNAL_ACCOUNT_STREAM = streamType({
-  name: 'internal account',
-  decider: internalAccountDecider,
-  maxAttempts: 100,
-  conflictBackoffMs: (attempt) => Math.min(50, attempt * 2) * Math.random(),
-  conflictMessage: 'The account is too busy; retry the request',
-  cacheSize: 10_000,
-  serialize: true,
-  eventId: (stream, event) => eventIdFor(`InternalAccount:${stream.slice(STREAM_PREFIX.length)}`, event),
-});
 
 /**
  * The ledger of internal accounts: one stream per account, every movement an event whose id is
  * derived from its business key, so each step is idempotent. Concurrency: work on one account is
  * serialised inside this process, and across processes by the expected revision (on a conflict
- * the step is re-read and re-decided). Balances never go negative: a hold larger than the
- * available balance is refused with 400 INSUFFICIENT_FUNDS.
+ * the step is re-read and re-decided). Balances never go negative: a hold, a hold's increase or
+ * a debit larger than the available balance is refused with 400 INSUFFICIENT_FUNDS.
  *
  * Exported to other contexts (quotes, cards, wallets) as the only way to move money.
  */
@@ -88,6 +83,39 @@ export class AccountsLedger {
       reference: input.reference ?? null,
       now: new Date().toISOString(),
     });
+  }
+
+  /** `amount` (1..remaining) of the hold leaves the account; the rest stays held (a hold at 0 is done). */
+  async capture(input: CaptureInput): Promise<LedgerStepResult> {
+    return this.movements(input.platformId, input.accountId, [{ kind: 'CAPTURE', holdId: input.holdId, captureId: input.captureId, amount: input.amount }]);
+  }
+
+  /** The hold's remainder becomes `amount`; an increase is 400 INSUFFICIENT_FUNDS when available is short. */
+  async adjustHold(input: AdjustHoldInput): Promise<LedgerStepResult> {
+    return this.movements(input.platformId, input.accountId, [{ kind: 'ADJUST', holdId: input.holdId, adjustmentId: input.adjustmentId, amount: input.amount }]);
+  }
+
+  /** `amount` leaves available directly; INSUFFICIENT_FUNDS when short, refused on an account not ACTIVE. */
+  async debit(input: DebitInput): Promise<LedgerStepResult> {
+    return this.movements(input.platformId, input.accountId, [
+      { kind: 'DEBIT', movementId: input.movementId, amount: input.amount, reason: input.reason, reference: input.reference },
+    ]);
+  }
+
+  /**
+   * The movements applied one after the other, each its own step (idempotent by its id, so a
+   * retry after a failure part-way applies the rest once): for event stores without multi-stream
+   * commits, where `movementsWith` declines. Answers the account after the last one; `applied`
+   * when any of them moved something.
+   */
+  async movements(platformId: string, accountId: string, movements: LedgerMovement[]): Promise<LedgerStepResult> {
+    let result: LedgerStepResult | undefined;
+    let applied = false;
+    for (const movement of movements) {
+      result = await this.step(platformId, accountId, {}, movementCommand(movement, new Date().toISOString()));
+      applied ||= result.applied;
+    }
+    return { ...(result ?? (await this.snapshot({ platformId, accountId }))), applied };
   }
 
   /** The held money leaves the account (held decreases; available unchanged). */
@@ -166,30 +194,30 @@ export class AccountsLedger {
     return this.commands.events.supportsAtomicMultiAppend;
   }
 
-  /** `hold`, committed with `companion` in one transaction (see `stepWith`). */
+  /**
+   * Several movements on ONE account and the caller's companion events (another stream, at its
+   * expected revision) in ONE commit, all or nothing: decided in order, each on the account as the
+   * ones before it left it (see `decideWith`). Movements already applied decide nothing; when none
+   * moves anything the step is declined NOOP. A refusal of any movement declines the whole batch
+   * REFUSED with the decider's error (e.g. code INSUFFICIENT_FUNDS), nothing written.
+   */
+  async movementsWith(platformId: string, accountId: string, movements: LedgerMovement[], companion: CompanionAppend, now: string): Promise<AtomicStepOutcome> {
+    return this.decideWith(platformId, accountId, movements.map((movement) => movementCommand(movement, now)), companion);
+  }
+
+  /** `hold`, committed with `companion` in one transaction (see `decideWith`). */
   async holdWith(input: HoldInput & { now: string }, companion: CompanionAppend): Promise<AtomicStepOutcome> {
-    return this.stepWith(input.platformId, input.accountId, {
-      type: 'HoldFunds',
-      holdId: input.holdId,
-      amount: input.amount,
-      reference: input.reference ?? null,
-      now: input.now,
-    }, companion);
+    return this.movementsWith(input.platformId, input.accountId, [{ kind: 'HOLD', holdId: input.holdId, amount: input.amount, reference: input.reference }], companion, input.now);
   }
 
-  /** `settleHold`, committed with `companion` in one transaction (see `stepWith`). */
+  /** `settleHold`, committed with `companion` in one transaction (see `decideWith`). */
   async settleHoldWith(input: HoldRef & { now: string }, companion: CompanionAppend): Promise<AtomicStepOutcome> {
-    return this.stepWith(input.platformId, input.accountId, { type: 'SettleHold', holdId: input.holdId, now: input.now }, companion);
+    return this.decideWith(input.platformId, input.accountId, [{ type: 'SettleHold', holdId: input.holdId, now: input.now }], companion);
   }
 
-  /** `releaseHold`, committed with `companion` in one transaction (see `stepWith`). */
+  /** `releaseHold`, committed with `companion` in one transaction (see `decideWith`). */
   async releaseHoldWith(input: HoldRef & { reason: string; now: string }, companion: CompanionAppend): Promise<AtomicStepOutcome> {
-    return this.stepWith(input.platformId, input.accountId, {
-      type: 'ReleaseHold',
-      holdId: input.holdId,
-      reason: input.reason,
-      now: input.now,
-    }, companion);
+    return this.movementsWith(input.platformId, input.accountId, [{ kind: 'RELEASE', holdId: input.holdId, reason: input.reason }], companion, input.now);
   }
 
   /**
@@ -242,12 +270,15 @@ export class AccountsLedger {
     return snapshotOf(state);
   }
 
-  /** The hold's status, or null when nothing was ever held under this id. */
-  async holdStatus(input: HoldRef): Promise<{ amount: number; status: 'HELD' | 'SETTLED' | 'RELEASED' | 'VOIDED' } | null> {
+  /**
+   * The hold's status, or null when nothing was ever held under this id: `amount` as placed,
+   * `remaining` what it still holds (after captures and adjustments; 0 once done).
+   */
+  async holdStatus(input: HoldRef): Promise<{ amount: number; remaining: number; status: 'HELD' | 'SETTLED' | 'RELEASED' | 'VOIDED' } | null> {
     const { state } = await this.load(this.streamFor(input.accountId));
     if (state.status !== 'open' || state.platformId !== input.platformId) throw accountNotFound();
     const hold = state.holds[input.holdId];
-    return hold ? { ...hold } : null;
+    return hold ? { amount: hold.amount, remaining: hold.remaining, status: hold.status } : null;
   }
 
   private streamFor(accountId: string): string {
@@ -278,41 +309,35 @@ export class AccountsLedger {
   }
 
   /**
-   * A movement and the caller's companion events in ONE commit, when the account accepts the step
-   * as it stands: decided under the account's lock on the cached state (caught up from the stream
-   * when absent, or once after the account moved under another process). Anything else (a
-   * refusal, a repeat, a conflict on either stream) is declined with nothing written and the cache
-   * untouched (still a true state at its revision), for the caller's sequential path to settle.
+   * Commands on the account and the caller's companion events in ONE commit, when the account
+   * accepts them as it stands: decided in order under the account's lock, each on the state the
+   * ones before it left (a scratch copy: the cached state moves only once the commit succeeded),
+   * first on the cached state, and once more on the stream (caught up) when that refuses or the
+   * account moved under another process. A refusal is declined REFUSED with the decider's error,
+   * a batch that moves nothing NOOP, a companion conflict COMPANION_CONFLICT: nothing written and
+   * the cache untouched (still a true state at its revision), for the caller to settle.
    */
-  private async stepWith(
-    platformId: string,
-    accountId: string,
-    command: InternalAccountCommand,
-    companion: CompanionAppend,
-  ): Promise<AtomicStepOutcome> {
+  private async decideWith(platformId: string, accountId: string, commands: InternalAccountCommand[], companion: CompanionAppend): Promise<AtomicStepOutcome> {
     if (!this.supportsAtomicSteps) return { kind: 'declined', reason: 'UNSUPPORTED' };
     const stream = this.streamFor(accountId);
     return this.commands.serialized(INTERNAL_ACCOUNT_STREAM, [stream], async () => {
       for (let attempt = 1; attempt <= MAX_ATOMIC_ATTEMPTS; attempt++) {
         const cached = attempt === 1 ? this.commands.cached(INTERNAL_ACCOUNT_STREAM, stream) : undefined;
         const { state, revision } = cached ?? (await this.commands.load(INTERNAL_ACCOUNT_STREAM, stream));
-        if (state.status !== 'open' || state.platformId !== platformId || revision === 'no_stream') return { kind: 'declined', reason: 'REFUSED' };
-        let decided: InternalAccountEvent[];
-        try {
-          decided = internalAccountDecider.decide(command, state);
-        } catch (error) {
-          if (error instanceof DomainError) return { kind: 'declined', reason: 'REFUSED' };
-          throw error;
+        if (state.status !== 'open' || state.platformId !== platformId || revision === 'no_stream') return { kind: 'declined', reason: 'REFUSED', error: accountNotFound() };
+        const decision = decideAll(state, commands);
+        if (decision instanceof DomainError) {
+          if (cached) continue;
+          return { kind: 'declined', reason: 'REFUSED', error: decision };
         }
-        if (decided.length === 0) return { kind: 'declined', reason: 'NOOP' };
+        if (decision.events.length === 0) return { kind: 'declined', reason: 'NOOP' };
         try {
           const [, companionAppended] = await this.commands.commit([
             // The account's platform is the tenant of its movements, whoever asks.
-            { type: INTERNAL_ACCOUNT_STREAM, state, streamName: stream, events: decided, expectedRevision: revision, metadata: { platformId } },
+            { type: INTERNAL_ACCOUNT_STREAM, state, streamName: stream, events: decision.events, expectedRevision: revision, metadata: { platformId } },
             companion,
           ]);
-          const next = this.commands.decide(INTERNAL_ACCOUNT_STREAM, state, decided) as OpenAccount;
-          return { kind: 'applied', account: { ...snapshotOf(next), applied: true }, companion: companionAppended };
+          return { kind: 'applied', account: { ...snapshotOf(decision.state), applied: true }, companion: companionAppended };
         } catch (error) {
           if (!(error instanceof ConcurrencyError)) throw error;
           if (error.streamName !== stream) return { kind: 'declined', reason: 'COMPANION_CONFLICT' };
@@ -323,50 +348,20 @@ export class AccountsLedger {
   }
 }
 
-function openCommand(input: OpenAccountInput): InternalAccountCommand {
-  return {
-    type: 'OpenInternalAccount',
-    accountId: input.accountId,
-    platformId: input.platformId,
-    customerId: input.customerId,
-    accountType: input.accountType,
-    currency: input.currency,
-    now: input.openedAt,
-  };
-}
-
-function snapshotOf(state: OpenAccount): LedgerAccountSnapshot {
-  return {
-    accountId: state.accountId,
-    platformId: state.platformId,
-    customerId: state.customerId,
-    accountType: state.accountType,
-    currency: state.currency,
-    status: state.accountStatus,
-    available: state.available,
-    held: state.held,
-    total: state.available + state.held,
-    openedAt: state.openedAt,
-    updatedAt: state.updatedAt,
-  };
-}
-
-/** uuid v5 of the movement's business key: the same step appended twice is one event. */
-function eventIdFor(accountId: string, event: InternalAccountEvent): string {
-  switch (event.type) {
-    case 'InternalAccountOpened':
-      return uuidv5(`ledger:${accountId}:opened`);
-    case 'FundsCredited':
-      return uuidv5(`ledger:${accountId}:credit:${event.data.movementId}`);
-    case 'FundsHeld':
-      return uuidv5(`ledger:${accountId}:hold:${event.data.holdId}`);
-    case 'HoldSettled':
-      return uuidv5(`ledger:${accountId}:settle:${event.data.holdId}`);
-    case 'HoldReleased':
-      return uuidv5(`ledger:${accountId}:release:${event.data.holdId}`);
-    case 'HoldVoided':
-      return uuidv5(`ledger:${accountId}:void:${event.data.holdId}`);
-    case 'InternalAccountStatusChanged':
-      return uuidv5(`ledger:${accountId}:status:${event.data.status}:${event.data.changedAt}`);
+/** The commands decided in turn on a scratch copy of `state` (left as it is), or the first refusal. */
+function decideAll(state: OpenAccount, commands: InternalAccountCommand[]): { state: OpenAccount; events: InternalAccountEvent[] } | DomainError {
+  let scratch = scratchState(state);
+  const events: InternalAccountEvent[] = [];
+  try {
+    for (const command of commands) {
+      const decided = internalAccountDecider.decide(command, scratch);
+      for (const event of decided) scratch = internalAccountDecider.evolve(scratch, event) as OpenAccount;
+      events.push(...decided);
+    }
+  } catch (error) {
+    if (error instanceof DomainError) return error;
+    throw error;
   }
+  return { state: scratch, events };
 }
+

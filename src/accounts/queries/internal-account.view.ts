@@ -129,8 +129,8 @@ export function internalAccountViewFromEvents(
       record = { ...record, status: event.data.status, updatedAt: event.data.changedAt };
       continue;
     }
-    // Only an ACTIVE account takes a hold; other movements say when the account is not ACTIVE.
-    const status = event.type === 'FundsHeld' ? 'ACTIVE' : (event.data.accountStatus ?? 'ACTIVE');
+    // Only an ACTIVE account takes a hold or a debit; other movements say when the account is not ACTIVE.
+    const status = event.type === 'FundsHeld' || event.type === 'FundsDebited' ? 'ACTIVE' : (event.data.accountStatus ?? 'ACTIVE');
     record = { ...record, status, available: event.data.available, held: event.data.held, updatedAt: movementTime(event) };
   }
   return record ? internalAccountView(record) : null;
@@ -145,6 +145,12 @@ export function movementTime(event: Exclude<InternalAccountEvent, { type: 'Inter
       return event.data.heldAt;
     case 'HoldSettled':
       return event.data.settledAt;
+    case 'HoldCaptured':
+      return event.data.capturedAt;
+    case 'HoldAdjusted':
+      return event.data.adjustedAt;
+    case 'FundsDebited':
+      return event.data.debitedAt;
     case 'HoldReleased':
       return event.data.releasedAt;
   }

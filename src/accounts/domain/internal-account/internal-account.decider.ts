@@ -1,28 +1,24 @@
 import { Decider } from '../../../infra/domain/decider';
 import { DomainError } from '../../../infra/domain/domain-error';
 import { MAX_AMOUNT_MINOR } from '../../../shared/currencies';
-import { InternalAccountEvent, InternalAccountStatus, InternalAccountStatusReason, InternalAccountType } from './internal-account.events';
+import { InternalAccountEvent, InternalAccountStatusReason, InternalAccountType } from './internal-account.events';
+import {
+  AdjustHoldCommand,
+  CaptureHoldCommand,
+  DebitFundsCommand,
+  HoldEntry,
+  OpenAccount,
+  accountNotActive,
+  adjustHold,
+  assertAmount,
+  captureHold,
+  debitFunds,
+  insufficientFunds,
+  statusAfter,
+} from './internal-account.movements';
 
-export type HoldStatus = 'HELD' | 'SETTLED' | 'RELEASED' | 'VOIDED';
-
-export interface OpenAccount {
-  status: 'open';
-  accountId: string;
-  platformId: string;
-  customerId: string | null;
-  accountType: InternalAccountType;
-  currency: string;
-  /** The reference's status (`status` above only says whether the account exists). */
-  accountStatus: InternalAccountStatus;
-  available: number;
-  held: number;
-  /** Every hold ever placed, by hold id: what makes hold/settle/release idempotent. */
-  holds: Record<string, { amount: number; status: HoldStatus }>;
-  /** Every credit ever applied, by movement id, with its amount. */
-  credits: Record<string, number>;
-  openedAt: string;
-  updatedAt: string;
-}
+export type { HoldEntry, HoldStatus, OpenAccount } from './internal-account.movements';
+export { ACCOUNT_NOT_ACTIVE, accountNotActive, scratchState } from './internal-account.movements';
 
 export type InternalAccountState = { status: 'none' } | OpenAccount;
 
@@ -38,6 +34,9 @@ export type InternalAccountCommand =
     }
   | { type: 'CreditFunds'; movementId: string; amount: number; reason: string; reference: string | null; now: string }
   | { type: 'HoldFunds'; holdId: string; amount: number; reference: string | null; now: string }
+  | CaptureHoldCommand
+  | AdjustHoldCommand
+  | DebitFundsCommand
   | { type: 'SettleHold'; holdId: string; now: string }
   | { type: 'ReleaseHold'; holdId: string; reason: string; now: string }
   | { type: 'VoidHold'; holdId: string; reason: string; now: string }
@@ -47,43 +46,20 @@ export function accountNotFound(): DomainError {
   return new DomainError('NOT_FOUND', 'Internal account not found');
 }
 
-/** `details.reason` of a refusal for an account that is not ACTIVE. */
-export const ACCOUNT_NOT_ACTIVE = 'ACCOUNT_NOT_ACTIVE';
-
-/**
- * A payment from (or to) an account that is not ACTIVE. Answered as 400 INVALID_INPUT (every
- * operation that moves money declares 400; the reference has no code for it), with the account
- * and its status in `details`. The ledger refuses holds with it.
- */
-export function accountNotActive(accountId: string, accountStatus: InternalAccountStatus): DomainError {
-  return new DomainError('INVALID_INPUT', `The internal account is ${accountStatus}: no payment may move from or to it`, {
-    reason: ACCOUNT_NOT_ACTIVE,
-    accountId,
-    accountStatus,
-  });
-}
-
-/** What a movement carries of the status: nothing while ACTIVE (see StatusAfter in the events). */
-function statusAfter(state: OpenAccount): { accountStatus?: InternalAccountStatus } {
-  return state.accountStatus === 'ACTIVE' ? {} : { accountStatus: state.accountStatus };
-}
-
-function assertAmount(amount: number): void {
-  if (!Number.isSafeInteger(amount) || amount <= 0 || amount > MAX_AMOUNT_MINOR) {
-    throw new DomainError('INVALID_AMOUNT', `amount must be an integer from 1 to ${MAX_AMOUNT_MINOR} (minor units)`);
-  }
-}
-
 /**
  * The ledger of one internal account. Invariants: `available` and `held` never go below zero,
  * `available + held` never exceeds MAX_AMOUNT_MINOR, and a movement or hold id is applied at most
- * once (a repeat with the same amount is a no-op, with another amount a CONFLICT). An account
- * that is not ACTIVE (closed) refuses new holds, so no payment leaves it; what is already under
- * way still settles: holds settle or are released, and credits (payouts, refunds) land.
+ * once (a repeat with the same amount is a no-op, with another amount a CONFLICT). Money only
+ * leaves through a hold (captured in parts or settled whole) or a debit: available + held +
+ * captured + settled + debited = credited. An account that is not ACTIVE (closed) refuses new
+ * holds, hold increases and debits, so no new payment leaves it; what is already under way still
+ * settles: holds are captured, lowered, settled or released, and credits (payouts, refunds) land.
  *
- * `evolve` updates the `holds` and `credits` maps in place instead of copying them: a ledger
- * stream can hold many thousands of movements, and its folded state has a single owner (the
- * ledger service serialises work per account).
+ * `evolve` updates the `holds`, `credits` and `debits` maps in place instead of copying them: a
+ * ledger stream can hold many thousands of movements, and its folded state has a single owner (the
+ * ledger service serialises work per account). It replaces a hold's entry rather than mutating
+ * it, and sets what the event carries (absolute balances and remainders), so applying an event
+ * twice to one state changes nothing more (see `scratchState`).
  */
 export const internalAccountDecider: Decider<InternalAccountCommand, InternalAccountState, InternalAccountEvent> = {
   initialState: () => ({ status: 'none' }),
@@ -151,13 +127,7 @@ export const internalAccountDecider: Decider<InternalAccountCommand, InternalAcc
           throw new DomainError('CONFLICT', 'This hold id was already used with another amount');
         }
         if (state.accountStatus !== 'ACTIVE') throw accountNotActive(state.accountId, state.accountStatus);
-        if (state.available < command.amount) {
-          throw new DomainError('INSUFFICIENT_FUNDS', 'The account balance is too low for this amount', {
-            accountId: state.accountId,
-            available: state.available,
-            requested: command.amount,
-          });
-        }
+        if (state.available < command.amount) throw insufficientFunds(state, command.amount);
         return [
           {
             type: 'FundsHeld',
@@ -174,20 +144,30 @@ export const internalAccountDecider: Decider<InternalAccountCommand, InternalAcc
         ];
       }
 
+      case 'CaptureHold':
+        return captureHold(command, state);
+
+      case 'AdjustHold':
+        return adjustHold(command, state);
+
+      case 'DebitFunds':
+        return debitFunds(command, state);
+
       case 'SettleHold': {
         const hold = state.holds[command.holdId];
         if (!hold) throw new DomainError('NOT_FOUND', 'Hold not found');
         if (hold.status === 'SETTLED') return [];
         if (hold.status === 'RELEASED' || hold.status === 'VOIDED') throw new DomainError('INVALID_STATE_TRANSITION', 'The hold was already released');
+        // What is still held: a partly captured hold settles its remainder.
         return [
           {
             type: 'HoldSettled',
             data: {
               ...ref,
               holdId: command.holdId,
-              amount: hold.amount,
+              amount: hold.remaining,
               available: state.available,
-              held: state.held - hold.amount,
+              held: state.held - hold.remaining,
               ...statusAfter(state),
               settledAt: command.now,
             },
@@ -210,10 +190,10 @@ export const internalAccountDecider: Decider<InternalAccountCommand, InternalAcc
             data: {
               ...ref,
               holdId: command.holdId,
-              amount: hold.amount,
+              amount: hold.remaining,
               reason: command.reason,
-              available: state.available + hold.amount,
-              held: state.held - hold.amount,
+              available: state.available + hold.remaining,
+              held: state.held - hold.remaining,
               ...statusAfter(state),
               releasedAt: command.now,
             },
@@ -246,6 +226,7 @@ export const internalAccountDecider: Decider<InternalAccountCommand, InternalAcc
         held: 0,
         holds: {},
         credits: {},
+        debits: {},
         openedAt: event.data.openedAt,
         updatedAt: event.data.openedAt,
       };
@@ -256,19 +237,44 @@ export const internalAccountDecider: Decider<InternalAccountCommand, InternalAcc
         state.credits[event.data.movementId] = event.data.amount;
         return { ...state, available: event.data.available, held: event.data.held, updatedAt: event.data.creditedAt };
       case 'FundsHeld':
-        state.holds[event.data.holdId] = { amount: event.data.amount, status: 'HELD' };
+        state.holds[event.data.holdId] = { amount: event.data.amount, remaining: event.data.amount, status: 'HELD' };
         return { ...state, available: event.data.available, held: event.data.held, updatedAt: event.data.heldAt };
+      case 'HoldCaptured': {
+        const hold = state.holds[event.data.holdId];
+        const captures = { ...hold.captures, [event.data.captureId]: event.data.amount };
+        state.holds[event.data.holdId] = { ...hold, remaining: event.data.remaining, status: event.data.remaining === 0 ? 'SETTLED' : 'HELD', captures };
+        return { ...state, available: event.data.available, held: event.data.held, updatedAt: event.data.capturedAt };
+      }
+      case 'HoldAdjusted': {
+        const hold = state.holds[event.data.holdId];
+        const adjustments = { ...hold.adjustments, [event.data.adjustmentId]: event.data.remaining };
+        state.holds[event.data.holdId] = { ...hold, remaining: event.data.remaining, adjustments };
+        return { ...state, available: event.data.available, held: event.data.held, updatedAt: event.data.adjustedAt };
+      }
+      case 'FundsDebited':
+        state.debits[event.data.movementId] = event.data.amount;
+        return { ...state, available: event.data.available, held: event.data.held, updatedAt: event.data.debitedAt };
       case 'HoldSettled':
-        state.holds[event.data.holdId] = { amount: event.data.amount, status: 'SETTLED' };
+        state.holds[event.data.holdId] = closedHold(state.holds[event.data.holdId], event.data.amount, 'SETTLED');
         return { ...state, available: event.data.available, held: event.data.held, updatedAt: event.data.settledAt };
       case 'HoldReleased':
-        state.holds[event.data.holdId] = { amount: event.data.amount, status: 'RELEASED' };
+        state.holds[event.data.holdId] = closedHold(state.holds[event.data.holdId], event.data.amount, 'RELEASED');
         return { ...state, available: event.data.available, held: event.data.held, updatedAt: event.data.releasedAt };
       case 'HoldVoided':
-        state.holds[event.data.holdId] = { amount: 0, status: 'VOIDED' };
+        state.holds[event.data.holdId] = { amount: 0, remaining: 0, status: 'VOIDED' };
         return state;
       case 'InternalAccountStatusChanged':
         return { ...state, accountStatus: event.data.status, updatedAt: event.data.changedAt };
     }
   },
 };
+
+/**
+ * A hold once settled or released: nothing left in it, its placed amount kept (a repeated
+ * HoldFunds compares with it). `movedAmount` stands in for that amount when the hold's placing is
+ * not in the state (the event folded alone).
+ */
+function closedHold(hold: HoldEntry | undefined, movedAmount: number, status: 'SETTLED' | 'RELEASED'): HoldEntry {
+  return { ...(hold ?? { amount: movedAmount }), remaining: 0, status };
+}
+

@@ -49,13 +49,37 @@ export type FundsHeld = {
   data: AccountRef & LedgerBalances & { holdId: string; amount: number; reference: string | null; heldAt: string };
 };
 
-/** The held money left the account (a payout settled). */
+/** The held money (what the hold still held: its remainder after captures) left the account (a payout settled). */
 export type HoldSettled = {
   type: 'HoldSettled';
   data: AccountRef & LedgerBalances & StatusAfter & { holdId: string; amount: number; settledAt: string };
 };
 
-/** The held money went back to available (a refund). */
+/**
+ * `amount` of a hold left the account (a card clearing): `remaining` stays held. A hold whose
+ * remainder reaches 0 is done (settled); a later settlement of it is a no-op.
+ */
+export type HoldCaptured = {
+  type: 'HoldCaptured';
+  data: AccountRef & LedgerBalances & StatusAfter & { holdId: string; captureId: string; amount: number; remaining: number; capturedAt: string };
+};
+
+/**
+ * A hold's remainder became `remaining` (a card authorization advice): an increase came from
+ * available, a decrease went back to it. The hold stays open, even at 0 (a later advice may raise it).
+ */
+export type HoldAdjusted = {
+  type: 'HoldAdjusted';
+  data: AccountRef & LedgerBalances & StatusAfter & { holdId: string; adjustmentId: string; previousRemaining: number; remaining: number; adjustedAt: string };
+};
+
+/** Money left `available` directly, without a hold (a card's financial authorization or over-clearing). Only an ACTIVE account is debited. */
+export type FundsDebited = {
+  type: 'FundsDebited';
+  data: AccountRef & LedgerBalances & { movementId: string; amount: number; reason: string; reference: string | null; debitedAt: string };
+};
+
+/** The held money (the hold's remainder) went back to available (a refund). */
 export type HoldReleased = {
   type: 'HoldReleased';
   data: AccountRef & LedgerBalances & StatusAfter & { holdId: string; amount: number; reason: string; releasedAt: string };
@@ -91,6 +115,9 @@ export type InternalAccountEvent =
   | FundsCredited
   | FundsHeld
   | HoldSettled
+  | HoldCaptured
+  | HoldAdjusted
+  | FundsDebited
   | HoldReleased
   | HoldVoided
   | InternalAccountStatusChanged;
@@ -101,9 +128,12 @@ export const INTERNAL_ACCOUNT_EVENT_TYPES: InternalAccountEvent['type'][] = [
   'FundsCredited',
   'FundsHeld',
   'HoldSettled',
+  'HoldCaptured',
+  'HoldAdjusted',
+  'FundsDebited',
   'HoldReleased',
   'InternalAccountStatusChanged',
 ];
 
 /** The events that change a balance (each one is an `INTERNAL_ACCOUNT.BALANCE_UPDATED`). */
-export const BALANCE_EVENT_TYPES = ['FundsCredited', 'FundsHeld', 'HoldSettled', 'HoldReleased'];
+export const BALANCE_EVENT_TYPES = ['FundsCredited', 'FundsHeld', 'HoldSettled', 'HoldCaptured', 'HoldAdjusted', 'FundsDebited', 'HoldReleased'];
