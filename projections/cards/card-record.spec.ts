@@ -68,6 +68,11 @@ describe('card record (the cards read model state)', () => {
     expect(fold([requested, rejected])).toMatchObject({ status: 'CLOSED', stateReason: 'ISSUER_REJECTED', last4: null, updatedAt: '2025-10-13T12:00:05.000Z' });
   });
 
+  it('a reveal changes nothing the card shows (an audit record only)', () => {
+    const revealed: CardEvent = { type: 'CardRevealed', data: { ...ref, expiresAt: '2025-10-13T12:11:00.000Z', revealedAt: '2025-10-13T12:06:00.000Z' } };
+    expect(fold([requested, issued, frozen, revealed])).toEqual(fold([requested, issued, frozen]));
+  });
+
   it('events of a card never requested fold to nothing', () => {
     expect(fold([issued, frozen, closed])).toBeNull();
   });

@@ -46,6 +46,9 @@ export function evolveCardRecord(record: CardRecord | null, event: CardEvent): C
       return { ...record, fundingSources: event.data.fundingSources, updatedAt: event.data.changedAt };
     case 'CardSpendLimitChanged':
       return { ...record, maxSpendPerTransaction: event.data.maxSpendPerTransaction, updatedAt: event.data.changedAt };
+    case 'CardRevealed':
+      // An audit record: the card shows nothing of it.
+      return record;
   }
 }
 

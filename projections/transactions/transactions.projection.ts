@@ -1,16 +1,18 @@
 import { Projection } from '../../src/infra/projections/projection';
-import { TransactionRow } from '../../src/accounts';
-import { TRANSACTION_VIEW_REDUCERS } from './reducers';
+import { StoredTransactionRow, TRANSACTION_VIEW_REDUCERS } from './reducers';
 
 /**
- * `transactions`: one row per transaction, keyed by (platform_id, transaction_id). `view` is the
- * GET body; the other columns are copied from it for filters and ordering. `visible` hides rows
- * GET must not show yet (or ever). Rows are written only through reducers from events (every
+ * `transactions`: one row per transaction, keyed by (platform_id, transaction_id): payments
+ * (OUTGOING, INCOMING) and card transactions (CARD). `view` is the GET body; the other columns
+ * are copied from it for filters and ordering. `visible` hides rows GET must not show yet (or
+ * ever). `record` is a kind's own fold state where the view alone does not carry it (card
+ * transactions; null for payments). Rows are written only through reducers from events (every
  * event carries `transactionId` and `platformId`), so a rebuild reproduces them exactly.
  */
 export const transactionsProjection: Projection = {
   name: 'transactions',
-  version: 3,
+  // 4: card transactions' rows and the `record` column.
+  version: 4,
   tables: ['transactions'],
   schema: (t) => [
     `CREATE TABLE IF NOT EXISTS ${t('transactions')} (
@@ -26,6 +28,7 @@ export const transactionsProjection: Projection = {
        reference text,
        visible boolean NOT NULL,
        view text NOT NULL,
+       record text,
        created_at timestamptz NOT NULL,
        updated_at timestamptz NOT NULL,
        PRIMARY KEY (platform_id, transaction_id)
@@ -43,52 +46,81 @@ export const transactionsProjection: Projection = {
     const data = event.data as { transactionId: string; platformId: string };
     const key = `${tx.table('transactions')}:${event.streamName}`;
     const cached = recentRows.get(key);
-    let current: TransactionRow | null;
+    let current: StoredTransactionRow | null;
     if (event.revision === 0) {
       current = null;
     } else if (cached && cached.revision === event.revision - 1) {
       current = cached.row;
     } else {
-      const existing = await tx.query<{ view: TransactionRow['view']; visible: boolean }>(
-        `SELECT view::json AS view, visible FROM ${tx.table('transactions')} WHERE platform_id = $1 AND transaction_id = $2`,
+      const existing = await tx.query<{ view: StoredTransactionRow['view']; visible: boolean; record: unknown }>(
+        `SELECT view::json AS view, visible, record::json AS record FROM ${tx.table('transactions')} WHERE platform_id = $1 AND transaction_id = $2`,
         [data.platformId, data.transactionId],
       );
-      current = existing.rows[0] ? { view: existing.rows[0].view, visible: existing.rows[0].visible } : null;
+      const found = existing.rows[0];
+      current = found ? ({ view: found.view, visible: found.visible, ...(found.record !== null ? { record: found.record } : {}) } as StoredTransactionRow) : null;
     }
     const next = reducer(current, event);
     rememberRow(key, event.revision, next);
     // A reducer answers the row it was given when the event changes nothing: no write.
     if (!next || next === current) return;
-    const view = next.view;
+    const columns = columnsOf(next);
     tx.execute(
       `INSERT INTO ${tx.table('transactions')}
          (platform_id, transaction_id, customer_id, type, status, source_account_id, destination_account_id, quote_id,
-          visible, view, created_at, updated_at, platform_customer_id, reference)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+          visible, view, created_at, updated_at, platform_customer_id, reference, record)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
        ON CONFLICT (platform_id, transaction_id) DO UPDATE SET
          customer_id = EXCLUDED.customer_id, type = EXCLUDED.type, status = EXCLUDED.status,
          source_account_id = EXCLUDED.source_account_id, destination_account_id = EXCLUDED.destination_account_id,
          quote_id = EXCLUDED.quote_id, visible = EXCLUDED.visible, view = EXCLUDED.view, updated_at = EXCLUDED.updated_at,
-         platform_customer_id = EXCLUDED.platform_customer_id, reference = EXCLUDED.reference`,
+         platform_customer_id = EXCLUDED.platform_customer_id, reference = EXCLUDED.reference, record = EXCLUDED.record`,
       [
         data.platformId,
-        view.id,
-        view.customerId,
-        view.type,
-        view.status,
-        identifierOf(view.source),
-        identifierOf(view.destination),
-        view.quoteId,
+        next.view.id,
+        columns.customerId,
+        next.view.type,
+        next.view.status,
+        columns.sourceAccountId,
+        columns.destinationAccountId,
+        columns.quoteId,
         next.visible,
-        JSON.stringify(view),
-        view.createdAt,
-        view.updatedAt,
-        view.platformCustomerId,
-        view.reconciliationInstructions?.reference ?? null,
+        JSON.stringify(next.view),
+        next.view.createdAt,
+        next.view.updatedAt,
+        next.view.platformCustomerId,
+        columns.reference,
+        'record' in next ? JSON.stringify(next.record) : null,
       ],
     );
   },
 };
+
+interface FilterColumns {
+  customerId: string | null;
+  sourceAccountId: string | null;
+  destinationAccountId: string | null;
+  quoteId: string | null;
+  reference: string | null;
+}
+
+/**
+ * The filter columns of a row. A card transaction belongs to its cardholder; its funding account
+ * is the source of a DEBIT (a purchase) and the destination of a CREDIT (money back to the card).
+ */
+function columnsOf(row: StoredTransactionRow): FilterColumns {
+  const view = row.view;
+  if (view.type === 'CARD') {
+    const debit = view.direction === 'DEBIT';
+    return { customerId: view.customerId, sourceAccountId: debit ? view.accountId : null, destinationAccountId: debit ? null : view.accountId, quoteId: null, reference: null };
+  }
+  return {
+    customerId: view.customerId,
+    sourceAccountId: identifierOf(view.source),
+    destinationAccountId: identifierOf(view.destination),
+    quoteId: view.quoteId,
+    reference: view.reconciliationInstructions?.reference ?? null,
+  };
+}
 
 /**
  * What the account identifier filters of `GET /transactions` match on one side: the account id,
@@ -106,10 +138,10 @@ function identifierOf(side: { accountId?: string; umaAddress?: unknown } | null)
  * the row after revision r - 1 is exactly what the table holds, whoever wrote it: when the next
  * event is revision r, it need not be read back. Any gap falls back to the table.
  */
-const recentRows = new Map<string, { revision: number; row: TransactionRow | null }>();
+const recentRows = new Map<string, { revision: number; row: StoredTransactionRow | null }>();
 const RECENT_ROWS_LIMIT = 20_000;
 
-function rememberRow(key: string, revision: number, row: TransactionRow | null): void {
+function rememberRow(key: string, revision: number, row: StoredTransactionRow | null): void {
   recentRows.delete(key);
   recentRows.set(key, { revision, row });
   if (recentRows.size > RECENT_ROWS_LIMIT) recentRows.delete(recentRows.keys().next().value!);

@@ -37,6 +37,8 @@ export interface AppConfig {
   /** 32-byte key (hex) sealing secrets at rest; generated under dataDir in the sandbox. */
   masterKeyHex: string | null;
   sandbox: SandboxTiming;
+  /** Card detail reveals (docs/cards.md "Reveal"). */
+  cardReveal: CardRevealConfig;
   webhooks: WebhookDeliveryConfig;
   incomingPayments: IncomingPaymentTiming;
   sca: ScaTiming;
@@ -95,6 +97,12 @@ export interface PlatformAuthLimits {
   maxFailuresPerAddress: number;
 }
 
+/** `POST /cards/{id}/reveal` (docs/cards.md "Reveal"). */
+export interface CardRevealConfig {
+  /** How long a reveal URL loads the card's details (CARD_REVEAL_LIFETIME_MS, 5 minutes). */
+  lifetimeMs: number;
+}
+
 /** Sandbox delays, configurable so tests run fast (milliseconds). */
 export interface SandboxTiming {
   /** Default settlement delay after execute / transfer (DECISIONS.md section 2: about 1 s). */
@@ -109,6 +117,8 @@ export interface SandboxTiming {
   refundDelayMs: number;
   /** How long a `104` beneficiary name check stays PENDING before it resolves (default 30 s). */
   beneficiaryCheckDelayMs?: number;
+  /** Card authorization suffix 005: the funding pull is confirmed this long after the authorization (default 30 s). */
+  cardDelayedPullMs?: number;
   /**
    * Replaces every quote lifetime (5 or 15 minutes by rail) when set, so expiry can be exercised
    * quickly in tests and sandbox demos. Null: lifetimes by rail (DECISIONS.md section 2).
@@ -201,9 +211,13 @@ export function loadConfig(env: NodeJS.ProcessEnv, resolved: { databaseUrl: stri
       longPaymentDelayMs: numberFromEnv(env.SANDBOX_LONG_PAYMENT_DELAY_MS, 6 * 60 * 1000),
       slowFailureDelayMs: numberFromEnv(env.SANDBOX_SLOW_FAILURE_DELAY_MS, 30 * 1000),
       beneficiaryCheckDelayMs: numberFromEnv(env.SANDBOX_BENEFICIARY_CHECK_DELAY_MS, 30 * 1000),
+      cardDelayedPullMs: numberFromEnv(env.SANDBOX_CARD_DELAYED_PULL_MS, 30 * 1000),
       returnDelayMs: numberFromEnv(env.SANDBOX_RETURN_DELAY_MS, 5 * 1000),
       refundDelayMs: numberFromEnv(env.SANDBOX_REFUND_DELAY_MS, 1000),
       quoteLifetimeOverrideMs: env.SANDBOX_QUOTE_LIFETIME_MS ? numberFromEnv(env.SANDBOX_QUOTE_LIFETIME_MS, 0) : null,
+    },
+    cardReveal: {
+      lifetimeMs: Math.max(1, numberFromEnv(env.CARD_REVEAL_LIFETIME_MS, 5 * 60 * 1000)),
     },
     webhooks: {
       timeoutMs: numberFromEnv(env.WEBHOOK_TIMEOUT_MS, 10 * 1000),

@@ -3,7 +3,11 @@
  * use. Anything not exported here is internal to the context (test/architecture checks it).
  */
 export { beneficiaryCheck, pendingCheckOutcome } from './beneficiary-checks';
+export { cardAuthorizationScenario } from './card-authorization-scenarios';
+export type { CardAuthorizationScenario } from './card-authorization-scenarios';
 export { cardIssuanceScenario, sandboxCardDetails } from './card-scenarios';
+export { cardExpiry, groupedPan, passesLuhn, sandboxCardSecrets } from './card-pan';
+export type { SandboxCardSecrets } from './card-pan';
 export { beneficialOwnerKycStatus, businessVerificationScenario, individualVerificationScenario, initialIndividualKycStatus } from './kyc-scenarios';
 export { LEGACY_FAILURE_REASONS, quoteScenarioByName, quoteScenarioFor, refundReasonOf, settlementSchedule } from './quote-scenarios';
 export type { QuoteScenario, QuoteScenarioName, TimedSettlementStep } from './quote-scenarios';

@@ -10,7 +10,8 @@ import { requirePathId } from '../../shared/validation/path-ids';
 import { ApproveTransaction, RejectTransaction } from '../commands/approve-transaction';
 import { CancelTransaction } from '../commands/cancel-transaction';
 import { ConfirmReceiptDelivery } from '../commands/confirm-receipt-delivery';
-import { WireTransaction } from '../queries/transaction-wire';
+import { CARD_TRANSACTION_STATUS_FILTERS } from '../queries/card-transaction-wire';
+import { TransactionOneOf, WireTransaction } from '../queries/transaction-wire';
 import { ApproveTransactionDto, CancelTransactionDto, ConfirmReceiptDeliveryDto, RejectTransactionDto } from './accounts.dto';
 import { TRANSACTION_STATUS_FILTERS, TRANSACTION_TYPE_FILTERS, TransactionFilters, TransactionsQuery } from '../queries/transactions.query';
 import { parseId } from '../../infra/ids';
@@ -19,6 +20,9 @@ import { RequiresPermission } from '../../infra/http/permissions';
 type PlatformRequest = Request & { platform: AuthenticatedPlatform };
 
 const ACCOUNT_ID = /^(InternalAccount|ExternalAccount):[0-9a-f-]{36}$/;
+
+/** A payment's statuses and a card transaction's (REFUNDED is both). */
+const STATUS_FILTERS = [...new Set([...TRANSACTION_STATUS_FILTERS, ...CARD_TRANSACTION_STATUS_FILTERS])];
 
 /**
  * `GET /transactions` (filters, newest first unless `sortOrder=asc`), `GET /transactions/{id}`,
@@ -35,11 +39,13 @@ export class TransactionsController {
   /**
    * The reference's filters, and ours from before it (`accountId`, `quoteId`, `createdAfter`,
    * `createdBefore`), kept for existing clients. `customerId` also takes the platform's own id,
-   * which lists the platform's own transactions (no customer).
+   * which lists the platform's own transactions (no customer). Card transactions are listed too
+   * (type CARD): their cardholder is the customer, their funding account the sender of a DEBIT
+   * and the receiver of a CREDIT, and `status` also takes their statuses.
    */
   @Get()
   @RequiresPermission('VIEW')
-  async list(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>): Promise<Page<WireTransaction>> {
+  async list(@Req() request: PlatformRequest, @Query() query: Record<string, unknown>): Promise<Page<TransactionOneOf>> {
     const platformId = request.platform.platformId;
     const reader = new QueryReader(query, [
       'customerId', 'platformCustomerId', 'accountIdentifier', 'senderAccountIdentifier', 'receiverAccountIdentifier',
@@ -60,7 +66,7 @@ export class TransactionsController {
       accountIdentifier: reader.string('accountIdentifier'),
       senderAccountIdentifier: reader.string('senderAccountIdentifier'),
       receiverAccountIdentifier: reader.string('receiverAccountIdentifier'),
-      status: reader.oneOf('status', TRANSACTION_STATUS_FILTERS),
+      status: reader.oneOf('status', STATUS_FILTERS),
       type: reader.oneOf('type', TRANSACTION_TYPE_FILTERS),
       quoteId: reader.id('quoteId', 'Quote'),
       reference: reader.string('reference'),
@@ -70,16 +76,21 @@ export class TransactionsController {
       createdUntil: reader.dateTime('endDate'),
       sortOrder: reader.oneOf('sortOrder', SORT_ORDERS),
     };
-    const page = reader.page('Transaction');
+    // Card transactions are listed with the payments: the last row of a page may be either.
+    const page = reader.page('Transaction', 'CardTransaction');
     reader.done();
-    return this.query.list(platformId, filters, page);
+    return this.query.listIncludingCards(platformId, filters, page);
   }
 
-  /** The operation declares no 400: an id that cannot name a transaction names none (404). */
+  /**
+   * A payment or a card transaction. The operation declares no 400: an id that cannot name a
+   * transaction names none (404).
+   */
   @Get(':transactionId')
   @RequiresPermission('VIEW')
-  async get(@Req() request: PlatformRequest, @Param('transactionId') transactionId: string): Promise<WireTransaction> {
-    const view = parseId('Transaction', transactionId) ? await this.query.findById(request.platform.platformId, transactionId) : null;
+  async get(@Req() request: PlatformRequest, @Param('transactionId') transactionId: string): Promise<TransactionOneOf> {
+    const named = parseId('Transaction', transactionId) ?? parseId('CardTransaction', transactionId);
+    const view = named ? await this.query.findIncludingCards(request.platform.platformId, transactionId) : null;
     if (!view) throw new DomainError('TRANSACTION_NOT_FOUND', 'Transaction not found');
     return view;
   }

@@ -1,3 +1,4 @@
+import { CardTransaction } from './card-transaction-wire';
 import { TransactionRefund, TransactionView } from './transaction.view';
 
 /**
@@ -35,6 +36,17 @@ export type WireTransaction = Omit<TransactionView, 'customerId' | 'platformCust
   platformCustomerId: string;
   paymentRail?: string;
 };
+
+/** What `GET /transactions` lists: a payment, or a card transaction (the reference's TransactionOneOf, on `type`). */
+export type TransactionOneOf = WireTransaction | CardTransaction;
+
+/** A stored view of the `transactions` read model: a payment's, or a card transaction's (stored as the wire shows it). */
+export type StoredTransactionView = TransactionView | CardTransaction;
+
+/** A stored view as the API shows it: a card transaction is answered exactly as stored. */
+export function storedTransactionOnWire(view: StoredTransactionView, platformId: string): TransactionOneOf {
+  return view.type === 'CARD' ? view : transactionOnWire(view, platformId);
+}
 
 /** OutgoingTransactionFailureReason. */
 const OUTGOING_FAILURE_REASONS = new Set([

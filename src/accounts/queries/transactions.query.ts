@@ -2,10 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Pool } from 'pg';
 import { Page, PageRequest, toPage } from '../../infra/http/pagination';
 import { PG_POOL } from '../../infra/postgres/pool';
-import { WireTransaction, transactionOnWire } from './transaction-wire';
+import { StoredTransactionView, TransactionOneOf, WireTransaction, storedTransactionOnWire, transactionOnWire } from './transaction-wire';
 import { TransactionView } from './transaction.view';
 
-/** The reference's TransactionStatus, the `status` filter's values (CREATED and REFUNDED match nothing here). */
+/**
+ * The reference's TransactionStatus, the `status` filter's values. CREATED matches nothing here;
+ * REFUNDED matches the card transactions in that status (a row's `status` is its own kind's).
+ */
 export const TRANSACTION_STATUS_FILTERS = ['CREATED', 'PENDING', 'PENDING_AUTHORIZATION', 'PROCESSING', 'COMPLETED', 'REJECTED', 'FAILED', 'REFUNDED', 'EXPIRED'] as const;
 export const TRANSACTION_TYPE_FILTERS = ['OUTGOING', 'INCOMING'] as const;
 
@@ -36,23 +39,46 @@ export interface TransactionFilters {
 
 /**
  * Read side of the `transactions` projection (visible rows only), answered as the API shows
- * transactions (transaction-wire.ts).
+ * transactions (transaction-wire.ts). The rows hold payments and card transactions (type CARD,
+ * written by the cards context's reducers): `GET /transactions` reads both
+ * (`findIncludingCards`, `listIncludingCards`); `findById` and `list` read payments only, for
+ * what acts on payments (approve, cancel, confirm, the agents' reads).
  */
 @Injectable()
 export class TransactionsQuery {
   constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
 
   async findById(platformId: string, transactionId: string): Promise<WireTransaction | null> {
-    const result = await this.pool.query<{ view: TransactionView }>(
-      `SELECT view::json AS view FROM transactions WHERE platform_id = $1 AND transaction_id = $2 AND visible`,
-      [platformId, transactionId],
-    );
-    const view = result.rows[0]?.view;
-    return view ? transactionOnWire(view, platformId) : null;
+    const view = await this.findView(platformId, transactionId, false);
+    return view ? transactionOnWire(view as TransactionView, platformId) : null;
+  }
+
+  async findIncludingCards(platformId: string, transactionId: string): Promise<TransactionOneOf | null> {
+    const view = await this.findView(platformId, transactionId, true);
+    return view ? storedTransactionOnWire(view, platformId) : null;
   }
 
   async list(platformId: string, filters: TransactionFilters, page: PageRequest): Promise<Page<WireTransaction>> {
+    const views = await this.listViews(platformId, filters, page, false);
+    return { ...views, data: views.data.map((view) => transactionOnWire(view as TransactionView, platformId)) };
+  }
+
+  async listIncludingCards(platformId: string, filters: TransactionFilters, page: PageRequest): Promise<Page<TransactionOneOf>> {
+    const views = await this.listViews(platformId, filters, page, true);
+    return { ...views, data: views.data.map((view) => storedTransactionOnWire(view, platformId)) };
+  }
+
+  private async findView(platformId: string, transactionId: string, withCards: boolean): Promise<StoredTransactionView | null> {
+    const result = await this.pool.query<{ view: StoredTransactionView }>(
+      `SELECT view::json AS view FROM transactions WHERE platform_id = $1 AND transaction_id = $2 AND visible${withCards ? '' : ` AND type <> 'CARD'`}`,
+      [platformId, transactionId],
+    );
+    return result.rows[0]?.view ?? null;
+  }
+
+  private async listViews(platformId: string, filters: TransactionFilters, page: PageRequest, withCards: boolean): Promise<Page<StoredTransactionView>> {
     const conditions = ['platform_id = $1', 'visible'];
+    if (!withCards) conditions.push(`type <> 'CARD'`);
     const params: unknown[] = [platformId];
     const add = (sql: string, value: unknown) => {
       params.push(value);
@@ -81,7 +107,7 @@ export class TransactionsQuery {
     }
     params.push(page.limit + 1);
     const direction = ascending ? 'ASC' : 'DESC';
-    const rows = await this.pool.query<{ view: TransactionView; created_at: Date; transaction_id: string }>(
+    const rows = await this.pool.query<{ view: StoredTransactionView; created_at: Date; transaction_id: string }>(
       `SELECT view::json AS view, created_at, transaction_id FROM transactions WHERE ${conditions.join(' AND ')}
         ORDER BY created_at ${direction}, transaction_id ${direction} LIMIT $${params.length}`,
       params,
@@ -89,7 +115,7 @@ export class TransactionsQuery {
     return toPage(
       rows.rows,
       page.limit,
-      (row) => transactionOnWire(row.view, platformId),
+      (row) => row.view,
       (row) => ({ createdAt: row.created_at.toISOString(), id: row.transaction_id }),
       Number(total.rows[0].count),
     );

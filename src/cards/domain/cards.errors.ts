@@ -4,10 +4,24 @@ import { DomainError, FieldError } from '../../infra/domain/domain-error';
  * Codes of the cards context (all in src/infra/http/error-catalogue.ts): `REFERENCE_NOT_FOUND`
  * (404; the contract has no card-specific code), `CARDHOLDER_KYC_NOT_APPROVED` and
  * `INVALID_INPUT` (400), and from the decider `CARD_ALREADY_CLOSED`, `CARD_NOT_MUTABLE`,
- * `INVALID_STATE_TRANSITION`, `CONFLICT` (409, PATCH only: `POST /cards` declares no 409).
+ * `INVALID_STATE_TRANSITION`, `CONFLICT` (409, PATCH only: `POST /cards` declares no 409),
+ * `NOT_IMPLEMENTED` (501: a reveal where no card processor shows card details).
  */
 export function cardNotFound(): DomainError {
   return new DomainError('REFERENCE_NOT_FOUND', 'Card not found');
+}
+
+/**
+ * A card of this platform whose full details cannot be revealed (PROCESSING: not issued yet;
+ * CLOSED): 404, the reference's only refusal of a known card on `POST /cards/{id}/reveal`.
+ */
+export function cardDetailsUnavailable(cardId: string, state: string): DomainError {
+  return new DomainError('REFERENCE_NOT_FOUND', `The card has no details to reveal: it is ${state}`, { cardId, state });
+}
+
+/** Outside the sandbox no card processor is configured to show the full details (the reference's 501). */
+export function cardRevealNotAvailable(): DomainError {
+  return new DomainError('NOT_IMPLEMENTED', 'Card details cannot be revealed: no card issuer is configured in this environment');
 }
 
 /** A `cardholderId` naming no usable customer: 400 with the field and a machine-readable reason. */

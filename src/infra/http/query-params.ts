@@ -74,14 +74,15 @@ export class QueryReader {
   }
 
   /**
-   * Lists read through a QueryReader page by `(createdAt, id)`, ids of `idPrefix`. A cursor that
-   * decodes but holds anything else (forged, or another list's) is a bad parameter, not a query
-   * to run.
+   * Lists read through a QueryReader page by `(createdAt, id)`, ids of one of `idPrefixes` (a
+   * list of several kinds, like transactions and card transactions). A cursor that decodes but
+   * holds anything else (forged, or another list's) is a bad parameter, not a query to run.
    */
-  page(idPrefix: IdPrefix): PageRequest {
+  page(...idPrefixes: [IdPrefix, ...IdPrefix[]]): PageRequest {
     const errorsBefore = this.errors.length;
     const page = parsePageRequest(this.query, this.errors);
-    if (page.cursor && !isKeysetCursor(page.cursor, idPrefix)) {
+    const cursor = page.cursor;
+    if (cursor && !idPrefixes.some((idPrefix) => isKeysetCursor(cursor, idPrefix))) {
       if (this.errors.length === errorsBefore) {
         this.errors.push({ field: 'cursor', constraint: {}, message: 'cursor is not a cursor this service issued' });
       }

@@ -137,4 +137,29 @@ describe('card decider', () => {
     spec.given([]).when(update({ state: 'FROZEN' })).thenError('REFERENCE_NOT_FOUND');
     spec.given(inState.ACTIVE).when(update({ state: 'FROZEN' }, 'platform-b')).thenError('REFERENCE_NOT_FOUND');
   });
+
+  describe('reveal', () => {
+    const EXPIRES = '2025-10-13T12:10:00.000Z';
+    const reveal = (platformId = PLATFORM): CardCommand => ({ type: 'RevealCard', platformId, expiresAt: EXPIRES, now: LATER });
+    const revealed: CardEvent = { type: 'CardRevealed', data: { ...ref, expiresAt: EXPIRES, revealedAt: LATER } };
+
+    it('records every reveal of an ACTIVE or FROZEN card, and it changes nothing of the card', () => {
+      for (const from of ['ACTIVE', 'FROZEN'] as const) {
+        spec.given(inState[from]).when(reveal()).then([revealed]);
+        spec.given([...inState[from], revealed]).when(reveal()).then([revealed]);
+        expect(spec.state([...inState[from], revealed])).toEqual(spec.state(inState[from]));
+      }
+    });
+
+    it('a card with no details to show (PROCESSING, rejected, closed): 404 naming its state', () => {
+      spec.given(inState.PROCESSING).when(reveal()).thenError('REFERENCE_NOT_FOUND', { cardId: CARD, state: 'PROCESSING' });
+      spec.given(inState.CLOSED).when(reveal()).thenError('REFERENCE_NOT_FOUND', { cardId: CARD, state: 'CLOSED' });
+      spec.given([requested, rejected]).when(reveal()).thenError('REFERENCE_NOT_FOUND', { cardId: CARD, state: 'CLOSED' });
+    });
+
+    it('an unknown card and another platform\'s card: 404 without details', () => {
+      expect(spec.given([]).when(reveal()).error).toEqual({ code: 'REFERENCE_NOT_FOUND', message: 'Card not found' });
+      expect(spec.given(inState.ACTIVE).when(reveal('platform-b')).error).toEqual({ code: 'REFERENCE_NOT_FOUND', message: 'Card not found' });
+    });
+  });
 });

@@ -1,6 +1,6 @@
 import { Decider } from '../../../infra/domain/decider';
 import { DomainError } from '../../../infra/domain/domain-error';
-import { cardNotFound } from '../cards.errors';
+import { cardDetailsUnavailable, cardNotFound } from '../cards.errors';
 import {
   CardEvent,
   CardForm,
@@ -58,7 +58,13 @@ export type CardCommand =
       now: string;
     }
   | { type: 'RecordIssuerDecision'; decision: IssuerDecision; now: string }
-  | { type: 'UpdateCard'; platformId: string; changes: CardChanges; now: string };
+  | { type: 'UpdateCard'; platformId: string; changes: CardChanges; now: string }
+  | { type: 'RevealCard'; platformId: string; expiresAt: string; now: string };
+
+/** Whether a card's full details exist and may be shown: issued and not closed. */
+export function isRevealable(status: CardState['status']): boolean {
+  return status === 'ACTIVE' || status === 'FROZEN';
+}
 
 /**
  * The state table of SPEC.md "Card state": ACTIVE <-> FROZEN, ACTIVE | FROZEN -> CLOSED. Every
@@ -114,6 +120,8 @@ export const cardDecider: Decider<CardCommand, CardState, CardEvent> = {
       }
       case 'UpdateCard':
         return decideUpdate(state, command.platformId, command.changes, command.now);
+      case 'RevealCard':
+        return decideReveal(state, command.platformId, command.expiresAt, command.now);
     }
   },
 
@@ -162,6 +170,8 @@ export const cardDecider: Decider<CardCommand, CardState, CardEvent> = {
         return { ...state, fundingSources: event.data.fundingSources, updatedAt: event.data.changedAt };
       case 'CardSpendLimitChanged':
         return { ...state, maxSpendPerTransaction: event.data.maxSpendPerTransaction, updatedAt: event.data.changedAt };
+      case 'CardRevealed':
+        return state;
     }
   },
 };
@@ -202,6 +212,17 @@ function decideUpdate(state: CardState, platformId: string, changes: CardChanges
   }
   if (changes.state !== undefined) events.push(stateChange(state, changes.state, now));
   return events;
+}
+
+/**
+ * Every reveal is recorded (each one mints a new URL). A card without details to show (PROCESSING:
+ * no number yet; CLOSED, rejected by the issuer or closed by the platform) answers 404: the
+ * reference declares no 409 on this operation, and for such a card there is nothing to reveal.
+ */
+function decideReveal(state: CardState, platformId: string, expiresAt: string, now: string): CardEvent[] {
+  if (state.status === 'none' || state.platformId !== platformId) throw cardNotFound();
+  if (!isRevealable(state.status)) throw cardDetailsUnavailable(state.cardId, state.status);
+  return [{ type: 'CardRevealed', data: { cardId: state.cardId, platformId: state.platformId, expiresAt, revealedAt: now } }];
 }
 
 function stateChange(state: ExistingCard, to: RequestableCardState, now: string): CardEvent {

@@ -78,6 +78,16 @@ export interface CardSpendLimitChanged {
   data: CardRef & { previousMaxSpendPerTransaction: number | null; maxSpendPerTransaction: number | null; changedAt: string };
 }
 
+/**
+ * A reveal of the card's full details (`POST /cards/{id}/reveal`): an audit record only, with the
+ * requesting actor in its metadata. It carries when the reveal URL stops loading, never the URL or
+ * its token (a bearer secret), and changes nothing of the card: no state, no `updatedAt`, no webhook.
+ */
+export interface CardRevealed {
+  type: 'CardRevealed';
+  data: CardRef & { expiresAt: string; revealedAt: string };
+}
+
 export type CardEvent =
   | CardIssuanceRequested
   | CardIssued
@@ -86,7 +96,8 @@ export type CardEvent =
   | CardUnfrozen
   | CardClosed
   | CardFundingSourcesChanged
-  | CardSpendLimitChanged;
+  | CardSpendLimitChanged
+  | CardRevealed;
 
 export const CARD_EVENT_TYPES: CardEvent['type'][] = [
   'CardIssuanceRequested',
@@ -97,6 +108,7 @@ export const CARD_EVENT_TYPES: CardEvent['type'][] = [
   'CardClosed',
   'CardFundingSourcesChanged',
   'CardSpendLimitChanged',
+  'CardRevealed',
 ];
 
 /** Events that move a card from one lifecycle state to another (`CARD.STATE_CHANGE`). */
