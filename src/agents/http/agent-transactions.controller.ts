@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth } from '@nestjs/swagger';
-import { TRANSACTION_STATUS_FILTERS, TRANSACTION_TYPE_FILTERS, WireTransaction } from '../../accounts';
+import { TRANSACTION_STATUS_FILTERS, TRANSACTION_TYPE_FILTERS, TransactionOneOf } from '../../accounts';
 import { DomainError } from '../../infra/domain/domain-error';
 import { Page, SORT_ORDERS } from '../../infra/http/pagination';
 import { QueryReader } from '../../infra/http/query-params';
@@ -13,7 +13,8 @@ import { AgentScopes } from './agent-scope';
 
 /**
  * The agent's customer's transactions (AgentAuth, VIEW_TRANSACTIONS), within the account
- * restrictions: the reference's filters of `GET /transactions` without any customer filter.
+ * restrictions: the reference's filters of `GET /transactions` without any customer filter, card
+ * transactions included.
  */
 @Controller('agents/me/transactions')
 @Public()
@@ -27,7 +28,7 @@ export class AgentTransactionsController {
 
   /** Newest first unless `sortOrder=asc`; `startDate` and `endDate` are inclusive. */
   @Get()
-  async list(@Req() request: AgentRequest, @Query() query: Record<string, unknown>): Promise<Page<WireTransaction>> {
+  async list(@Req() request: AgentRequest, @Query() query: Record<string, unknown>): Promise<Page<TransactionOneOf>> {
     const scope = await this.scopes.require(request.agent, 'VIEW_TRANSACTIONS', 'READ');
     const reader = new QueryReader(query, [
       'accountIdentifier', 'senderAccountIdentifier', 'receiverAccountIdentifier', 'status', 'type', 'reference', 'startDate', 'endDate', 'sortOrder',
@@ -43,16 +44,16 @@ export class AgentTransactionsController {
       createdUntil: reader.dateTime('endDate'),
       sortOrder: reader.oneOf('sortOrder', SORT_ORDERS),
     };
-    const page = reader.page('Transaction');
+    const page = reader.page('Transaction', 'CardTransaction');
     reader.done();
     return this.query.list(scope, filters, page);
   }
 
   /** The operation declares no 400: an id that cannot name a transaction names none (404). */
   @Get(':transactionId')
-  async get(@Req() request: AgentRequest, @Param('transactionId') transactionId: string): Promise<WireTransaction> {
+  async get(@Req() request: AgentRequest, @Param('transactionId') transactionId: string): Promise<TransactionOneOf> {
     const scope = await this.scopes.require(request.agent, 'VIEW_TRANSACTIONS', 'READ');
-    const transaction = parseId('Transaction', transactionId) ? await this.query.findById(scope, transactionId) : null;
+    const transaction = parseId('Transaction', transactionId) || parseId('CardTransaction', transactionId) ? await this.query.findById(scope, transactionId) : null;
     if (!transaction) throw new DomainError('TRANSACTION_NOT_FOUND', 'Transaction not found');
     return transaction;
   }

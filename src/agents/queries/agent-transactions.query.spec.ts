@@ -1,4 +1,4 @@
-import { TransactionFilters, TransactionsQuery, WireTransaction } from '../../accounts';
+import { TransactionFilters, TransactionOneOf, TransactionsQuery, WireTransaction } from '../../accounts';
 import { Page, PageRequest, decodeCursor, toPage } from '../../infra/http/pagination';
 import { AgentPolicy } from '../domain/policy/agent-policy';
 import { AgentTransactionsQuery } from './agent-transactions.query';
@@ -24,7 +24,7 @@ const ROWS = [transaction(1, PAYEE, USD), transaction(2, USD, EUR), transaction(
 
 /** TransactionsQuery's contract over ROWS: the filters used here, newest first, keyset pages. */
 class FakeTransactions {
-  async list(_platformId: string, filters: TransactionFilters, page: PageRequest): Promise<Page<WireTransaction>> {
+  async listIncludingCards(_platformId: string, filters: TransactionFilters, page: PageRequest): Promise<Page<WireTransaction>> {
     const sides = (row: WireTransaction) => [row.source?.accountId, row.destination.accountId];
     const matching = ROWS.filter(
       (row) =>
@@ -44,7 +44,7 @@ function scope(allowedAccountIds: string[] | null) {
 }
 
 const query = new AgentTransactionsQuery(new FakeTransactions() as unknown as TransactionsQuery);
-const idsOf = (page: Page<WireTransaction>) => page.data.map((row) => Number(row.id.slice(-1)));
+const idsOf = (page: Page<TransactionOneOf>) => page.data.map((row) => Number(row.id.slice(-1)));
 
 describe('agent transactions under account restrictions', () => {
   it('merges one list per allowed account, counting a transaction between two of them once', async () => {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionFilters, TransactionsQuery, WireTransaction } from '../../accounts';
+import { TransactionFilters, TransactionOneOf, TransactionsQuery } from '../../accounts';
 import { Page, PageRequest, encodeCursor } from '../../infra/http/pagination';
 import { AgentScope, allowedAccountIds, isTransactionVisible } from '../domain/policy/access';
 
@@ -7,7 +7,8 @@ import { AgentScope, allowedAccountIds, isTransactionVisible } from '../domain/p
 export type AgentTransactionFilters = Omit<TransactionFilters, 'customerId' | 'platformCustomerId' | 'accountId' | 'quoteId' | 'createdBefore'>;
 
 /**
- * The agent's customer's transactions through the accounts context's TransactionsQuery. Under
+ * The agent's customer's transactions (payments and card transactions, as `GET /transactions`
+ * shows them) through the accounts context's TransactionsQuery. Under
  * account restrictions only the transactions touching an allowed account (access.ts): one list
  * per allowed account, merged into one keyset page (docs/agents.md "Agent API: reads and accounts").
  */
@@ -16,17 +17,17 @@ export class AgentTransactionsQuery {
   constructor(private readonly transactions: TransactionsQuery) {}
 
   /** The customer's transaction, or null: unknown, another customer's, or hidden by the restrictions. */
-  async findById(scope: AgentScope, transactionId: string): Promise<WireTransaction | null> {
-    const transaction = await this.transactions.findById(scope.platformId, transactionId);
+  async findById(scope: AgentScope, transactionId: string): Promise<TransactionOneOf | null> {
+    const transaction = await this.transactions.findIncludingCards(scope.platformId, transactionId);
     if (!transaction || transaction.customerId !== scope.customerId || !isTransactionVisible(scope.policy, transaction)) return null;
     return transaction;
   }
 
-  async list(scope: AgentScope, filters: AgentTransactionFilters, page: PageRequest): Promise<Page<WireTransaction>> {
+  async list(scope: AgentScope, filters: AgentTransactionFilters, page: PageRequest): Promise<Page<TransactionOneOf>> {
     const customerFilters: TransactionFilters = { ...filters, customerId: scope.customerId };
     const allowed = allowedAccountIds(scope.policy);
-    if (allowed === null) return this.transactions.list(scope.platformId, customerFilters, page);
-    const pages = await Promise.all(allowed.map((accountId) => this.transactions.list(scope.platformId, { ...customerFilters, accountId }, page)));
+    if (allowed === null) return this.transactions.listIncludingCards(scope.platformId, customerFilters, page);
+    const pages = await Promise.all(allowed.map((accountId) => this.transactions.listIncludingCards(scope.platformId, { ...customerFilters, accountId }, page)));
     const counted = pages.reduce((sum, each) => sum + (each.totalCount ?? 0), 0);
     const countedTwice = await this.countedTwice(scope.platformId, customerFilters, allowed);
     return unionPage(pages, page.limit, filters.sortOrder ?? 'desc', counted - countedTwice);
@@ -46,7 +47,7 @@ export class AgentTransactionsQuery {
     );
     const counts = await Promise.all(
       possible.map(async ([source, destination]) => {
-        const only = await this.transactions.list(platformId, { ...filters, senderAccountIdentifier: source, receiverAccountIdentifier: destination }, { limit: 1, cursor: null });
+        const only = await this.transactions.listIncludingCards(platformId, { ...filters, senderAccountIdentifier: source, receiverAccountIdentifier: destination }, { limit: 1, cursor: null });
         return only.totalCount ?? 0;
       }),
     );
@@ -59,7 +60,7 @@ export class AgentTransactionsQuery {
  * holds its list's first `limit` rows after the cursor, so together they hold the union's. The
  * next cursor is the last row's `(createdAt, id)`, the key every list of transactions pages on.
  */
-export function unionPage(pages: Array<Page<WireTransaction>>, limit: number, order: 'asc' | 'desc', totalCount: number): Page<WireTransaction> {
+export function unionPage(pages: Array<Page<TransactionOneOf>>, limit: number, order: 'asc' | 'desc', totalCount: number): Page<TransactionOneOf> {
   const byId = new Map(pages.flatMap((each) => each.data).map((transaction) => [transaction.id, transaction]));
   const direction = order === 'asc' ? 1 : -1;
   const rows = [...byId.values()].sort((a, b) => direction * (a.createdAt === b.createdAt ? compare(a.id, b.id) : compare(a.createdAt, b.createdAt)));

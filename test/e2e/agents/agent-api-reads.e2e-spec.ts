@@ -1,6 +1,8 @@
 import { accountsByCurrency, createIndividual, createUsdExternalAccount, fund } from '../../support/customer-fixtures';
 import { PlatformClient, TestApp, TestPlatform, anonymousClient, startTestApp } from '../../support/test-app';
 import { createAgent, fieldsOf, minimalPolicy, redeem } from './agent-fixtures';
+import { approvedCardholder } from '../cards/card-fixtures';
+import { authorize, fundedCard } from '../cards/card-simulate-support';
 
 /**
  * The agent's reads and accounts (`/agents/me/internal-accounts`, `/external-accounts`,
@@ -190,6 +192,33 @@ describe('agents: the agent API reads and accounts', () => {
         const response = await agents.nothing.as.get(path).expect(403);
         expect(response.body.details).toEqual({ reason: 'AGENT_PERMISSION_MISSING', permission: 'VIEW_TRANSACTIONS' });
       }
+    });
+  });
+
+  describe("the customer's card transactions", () => {
+    it('are listed and read like GET /transactions shows them, within the account restrictions', async () => {
+      const holder = await approvedCardholder(api());
+      const card = await fundedCard(api(), holder, 5_000);
+      const transactionId = await authorize(api(), card.id, 1_250);
+      const platformView = (await api().get('/transactions').query({ customerId: holder.customer.id }).expect(200)).body;
+      expect(platformView.data.map((row: any) => row.type)).toEqual(['CARD', 'INCOMING']);
+      const cardholderAgent = await installed(api(), holder.customer.id, { permissions: ['VIEW_TRANSACTIONS'] });
+      expect((await cardholderAgent.as.get('/agents/me/transactions').expect(200)).body).toEqual(platformView);
+      const cardRow = (await api().get(`/transactions/${transactionId}`).expect(200)).body;
+      expect((await cardholderAgent.as.get(`/agents/me/transactions/${transactionId}`).expect(200)).body).toEqual(cardRow);
+      // Paging past the card row continues with the funding.
+      const first = await cardholderAgent.as.get('/agents/me/transactions').query({ limit: 1 }).expect(200);
+      const second = await cardholderAgent.as.get('/agents/me/transactions').query({ limit: 1, cursor: first.body.nextCursor }).expect(200);
+      expect([...ids(first), ...ids(second)]).toEqual(platformView.data.map((row: any) => row.id));
+      // An agent allowed only another account sees neither, by list or by id.
+      const restricted = await installed(api(), holder.customer.id, {
+        permissions: ['VIEW_TRANSACTIONS'],
+        accountRestrictions: { allowedAccountIds: [holder.accounts.USDC.id], accountRules: [] },
+      });
+      expect((await restricted.as.get('/agents/me/transactions').expect(200)).body).toEqual({ data: [], hasMore: false, totalCount: 0 });
+      await restricted.as.get(`/agents/me/transactions/${transactionId}`).expect(404);
+      // Another customer's agent does not see it.
+      await agents.full.as.get(`/agents/me/transactions/${transactionId}`).expect(404);
     });
   });
 

@@ -54,11 +54,13 @@ export function isAccountAllowed(policy: AgentPolicy, accountId: string): boolea
   return allowed === null || allowed.includes(accountId);
 }
 
-/** A transaction's two sides as the API shows them; either may name an account. */
-export interface TransactionSides {
-  source: { accountId?: string } | null;
-  destination: { accountId?: string } | null;
-}
+/**
+ * A transaction's accounts as the API shows them: a payment's two sides (either may name an
+ * account), or a card transaction's funding account.
+ */
+export type TransactionSides =
+  | { source: { accountId?: string } | null; destination: { accountId?: string } | null }
+  | { type: 'CARD'; accountId: string };
 
 /**
  * Under account restrictions a transaction is visible when its source or its destination is an
@@ -68,5 +70,6 @@ export interface TransactionSides {
 export function isTransactionVisible(policy: AgentPolicy, transaction: TransactionSides): boolean {
   const allowed = allowedAccountIds(policy);
   if (allowed === null) return true;
-  return [transaction.source?.accountId, transaction.destination?.accountId].some((accountId) => accountId !== undefined && allowed.includes(accountId));
+  const accounts = 'source' in transaction ? [transaction.source?.accountId, transaction.destination?.accountId] : [transaction.accountId];
+  return accounts.some((accountId) => accountId !== undefined && allowed.includes(accountId));
 }
