@@ -11,6 +11,7 @@ import { internalAccountsProjection } from './internal-accounts/internal-account
 import { platformConfigProjection } from './platform-config/platform-config.projection';
 import { quotesProjection } from './quotes/quotes.projection';
 import { scaFactorsProjection } from './sca-factors/sca-factors.projection';
+import { stablecoinsProjection } from './stablecoins/stablecoins.projection';
 import { transactionsProjection } from './transactions/transactions.projection';
 import { delegatedKeysProjection } from './wallet-auth/delegated-keys.projection';
 import { walletAuthProjection } from './wallet-auth/wallet-auth.projection';
@@ -35,4 +36,5 @@ export const ALL_PROJECTIONS: Projection[] = [
   bulkImportJobsProjection,
   agentsProjection,
   agentActionsProjection,
+  stablecoinsProjection,
 ];

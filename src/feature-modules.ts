@@ -10,6 +10,7 @@ import { QuotesModule } from './quotes';
 import { ReceivingModule } from './receiving';
 import { WalletAuthModule } from './wallet-auth';
 import { ScaModule } from './sca';
+import { StablecoinsModule } from './stablecoins';
 import { WebhooksModule } from './webhooks';
 
 /**
@@ -30,4 +31,5 @@ export const FEATURE_MODULES: Type<unknown>[] = [
   InvitationsModule,
   ReceivingModule,
   AgentsModule,
+  StablecoinsModule,
 ];

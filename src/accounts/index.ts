@@ -28,6 +28,7 @@ export type { TransferParties } from './domain/transaction/transaction.events';
 export { AccountsLedger } from './ledger/accounts-ledger';
 export type {
   AdjustHoldInput,
+  AtomicMovement,
   AtomicStepOutcome,
   CaptureInput,
   CompanionAppend,

@@ -31,6 +31,9 @@ export const ID_PREFIXES = [
   'AgentAction',
   'BeneficialOwner',
   'CardTransaction',
+  'Stablecoin',
+  'StablecoinOperation',
+  'StablecoinProviderAccount',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

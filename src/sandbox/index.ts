@@ -12,6 +12,14 @@ export { beneficialOwnerKycStatus, businessVerificationScenario, individualVerif
 export { LEGACY_FAILURE_REASONS, quoteScenarioByName, quoteScenarioFor, refundReasonOf, settlementSchedule } from './quote-scenarios';
 export type { QuoteScenario, QuoteScenarioName, TimedSettlementStep } from './quote-scenarios';
 export { lastThree } from './suffix';
+export {
+  providerLinkScenario,
+  sandboxDepositAddress,
+  sandboxProviderAccountId,
+  sandboxStablecoinToken,
+  sandboxWireInstructions,
+  stablecoinOperationScenario,
+} from './stablecoin-scenarios';
 export { transferDelayMs, transferScenario } from './transfer-scenarios';
 export { parseUmaAddress, resolveSandboxUmaReceiver } from './uma-addresses';
 export { initialPayerData, payerDataFor, requestedReceiverFields, resolveSandboxUmaSender } from './uma-senders';

@@ -52,6 +52,7 @@ function contracts(): ContractDocument[] {
  */
 const SPEC_OVER_REFERENCE: Array<{ operation: string; status: number; code?: string; body?: (body: any) => boolean; why: string }> = [
   { operation: 'POST /quotes', status: 409, code: 'SCA_SESSION_REQUIRED', why: 'SPEC.md Authentication 7: no live SCA login is 409 (immediatelyExecute runs the execute)' },
+  { operation: 'GET /stablecoins/{stablecoinId}/operations', status: 400, code: 'INVALID_INPUT', why: 'issue 28: a bad operationType, limit or cursor is refused listing every bad field, as on every list (docs/stablecoins.md); the reference declares no 400 for this list' },
   { operation: '*', status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', why: 'issue 21: a body the service cannot read (media type, charset, encoding); the reference declares no answer for it' },
   { operation: '*', status: 403, code: 'FORBIDDEN', why: "issue 24: an API token without the operation's permission (the reference's Permission; its Error403 FORBIDDEN is 'Insufficient permissions')" },
   {

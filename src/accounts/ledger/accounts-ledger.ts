@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CommandStore } from '../../infra/commands/command-store';
+import { CommandStore, DecidedAppend } from '../../infra/commands/command-store';
 import { DomainError } from '../../infra/domain/domain-error';
 import { ConcurrencyError } from '../../infra/event-store/event-store.port';
 import { parseId, streamNameFor } from '../../infra/ids';
@@ -195,14 +195,26 @@ export class AccountsLedger {
   }
 
   /**
-   * Several movements on ONE account and the caller's companion events (another stream, at its
-   * expected revision) in ONE commit, all or nothing: decided in order, each on the account as the
-   * ones before it left it (see `decideWith`). Movements already applied decide nothing; when none
-   * moves anything the step is declined NOOP. A refusal of any movement declines the whole batch
-   * REFUSED with the decider's error (e.g. code INSUFFICIENT_FUNDS), nothing written.
+   * Several movements on ONE account and the caller's companion events (one append or several:
+   * other streams, each at its expected revision) in ONE commit, all or nothing: decided in order,
+   * each on the account as the ones before it left it (see `decideWith`). Movements already
+   * applied decide nothing; when none moves anything the step is declined NOOP. A refusal of any
+   * movement declines the whole batch REFUSED with the decider's error (e.g. code
+   * INSUFFICIENT_FUNDS), nothing written. The outcome's `companion` is the first companion's append.
    */
-  async movementsWith(platformId: string, accountId: string, movements: LedgerMovement[], companion: CompanionAppend, now: string): Promise<AtomicStepOutcome> {
-    return this.decideWith(platformId, accountId, movements.map((movement) => movementCommand(movement, now)), companion);
+  async movementsWith(platformId: string, accountId: string, movements: LedgerMovement[], companion: Companions, now: string): Promise<AtomicStepOutcome> {
+    return this.movementsAcrossWith(platformId, [{ accountId, movements }], companion, now);
+  }
+
+  /**
+   * `movementsWith` over several accounts of the platform (e.g. a hold settled on one, SETTLE as
+   * `settleHold`, and a credit on another) and the companions, all in ONE commit; the outcome's
+   * `account` is the first one.
+   */
+  async movementsAcrossWith(platformId: string, batches: Array<{ accountId: string; movements: AtomicMovement[] }>, companion: Companions, now: string): Promise<AtomicStepOutcome> {
+    const commandOf = (movement: AtomicMovement): InternalAccountCommand =>
+      movement.kind === 'SETTLE' ? { type: 'SettleHold', holdId: movement.holdId, now } : movementCommand(movement, now);
+    return this.decideWith(platformId, batches.map(({ accountId, movements }) => ({ accountId, commands: movements.map(commandOf) })), companion);
   }
 
   /** `hold`, committed with `companion` in one transaction (see `decideWith`). */
@@ -212,7 +224,7 @@ export class AccountsLedger {
 
   /** `settleHold`, committed with `companion` in one transaction (see `decideWith`). */
   async settleHoldWith(input: HoldRef & { now: string }, companion: CompanionAppend): Promise<AtomicStepOutcome> {
-    return this.decideWith(input.platformId, input.accountId, [{ type: 'SettleHold', holdId: input.holdId, now: input.now }], companion);
+    return this.movementsAcrossWith(input.platformId, [{ accountId: input.accountId, movements: [{ kind: 'SETTLE', holdId: input.holdId }] }], companion, input.now);
   }
 
   /** `releaseHold`, committed with `companion` in one transaction (see `decideWith`). */
@@ -309,44 +321,61 @@ export class AccountsLedger {
   }
 
   /**
-   * Commands on the account and the caller's companion events in ONE commit, when the account
-   * accepts them as it stands: decided in order under the account's lock, each on the state the
+   * Commands on (distinct) accounts and the caller's companion events in ONE commit, when the
+   * accounts accept them as they stand: decided in order under the accounts' locks, each on the state the
    * ones before it left (a scratch copy: the cached state moves only once the commit succeeded),
    * first on the cached state, and once more on the stream (caught up) when that refuses or the
    * account moved under another process. A refusal is declined REFUSED with the decider's error,
    * a batch that moves nothing NOOP, a companion conflict COMPANION_CONFLICT: nothing written and
    * the cache untouched (still a true state at its revision), for the caller to settle.
    */
-  private async decideWith(platformId: string, accountId: string, commands: InternalAccountCommand[], companion: CompanionAppend): Promise<AtomicStepOutcome> {
+  private async decideWith(platformId: string, batches: AccountCommands[], companion: Companions): Promise<AtomicStepOutcome> {
     if (!this.supportsAtomicSteps) return { kind: 'declined', reason: 'UNSUPPORTED' };
-    const stream = this.streamFor(accountId);
-    return this.commands.serialized(INTERNAL_ACCOUNT_STREAM, [stream], async () => {
+    const companions = Array.isArray(companion) ? companion : [companion];
+    const streams = batches.map((batch) => this.streamFor(batch.accountId));
+    return this.commands.serialized(INTERNAL_ACCOUNT_STREAM, streams, async () => {
       for (let attempt = 1; attempt <= MAX_ATOMIC_ATTEMPTS; attempt++) {
-        const cached = attempt === 1 ? this.commands.cached(INTERNAL_ACCOUNT_STREAM, stream) : undefined;
-        const { state, revision } = cached ?? (await this.commands.load(INTERNAL_ACCOUNT_STREAM, stream));
-        if (state.status !== 'open' || state.platformId !== platformId || revision === 'no_stream') return { kind: 'declined', reason: 'REFUSED', error: accountNotFound() };
-        const decision = decideAll(state, commands);
-        if (decision instanceof DomainError) {
-          if (cached) continue;
-          return { kind: 'declined', reason: 'REFUSED', error: decision };
-        }
-        if (decision.events.length === 0) return { kind: 'declined', reason: 'NOOP' };
+        const decided = await this.decideBatches(platformId, batches, streams, attempt === 1);
+        if (decided === 'RETRY') continue;
+        if (decided instanceof DomainError) return { kind: 'declined', reason: 'REFUSED', error: decided };
+        if (decided.appends.length === 0) return { kind: 'declined', reason: 'NOOP' };
         try {
-          const [, companionAppended] = await this.commands.commit([
-            // The account's platform is the tenant of its movements, whoever asks.
-            { type: INTERNAL_ACCOUNT_STREAM, state, streamName: stream, events: decision.events, expectedRevision: revision, metadata: { platformId } },
-            companion,
-          ]);
-          return { kind: 'applied', account: { ...snapshotOf(decision.state), applied: true }, companion: companionAppended };
+          const appended = await this.commands.commit([...decided.appends, ...companions]);
+          return { kind: 'applied', account: { ...snapshotOf(decided.first), applied: true }, companion: appended[decided.appends.length] };
         } catch (error) {
           if (!(error instanceof ConcurrencyError)) throw error;
-          if (error.streamName !== stream) return { kind: 'declined', reason: 'COMPANION_CONFLICT' };
+          if (!streams.includes(error.streamName ?? '')) return { kind: 'declined', reason: 'COMPANION_CONFLICT' };
         }
       }
       return { kind: 'declined', reason: 'ACCOUNT_CONFLICT' };
     });
   }
+
+  /**
+   * Each account's commands decided on its cached state (`fromCache`) or its stream: the appends
+   * that move something and the first account's state after them, or a refusal (RETRY on memory).
+   */
+  private async decideBatches(platformId: string, batches: AccountCommands[], streams: string[], fromCache: boolean) {
+    const appends: DecidedAppend[] = [];
+    let first: OpenAccount | undefined;
+    for (const [index, batch] of batches.entries()) {
+      const cached = fromCache ? this.commands.cached(INTERNAL_ACCOUNT_STREAM, streams[index]) : undefined;
+      const { state, revision } = cached ?? (await this.commands.load(INTERNAL_ACCOUNT_STREAM, streams[index]));
+      if (state.status !== 'open' || state.platformId !== platformId || revision === 'no_stream') return accountNotFound();
+      const decision = decideAll(state, batch.commands);
+      if (decision instanceof DomainError) return cached ? ('RETRY' as const) : decision;
+      first ??= decision.state;
+      // The account's platform is the tenant of its movements, whoever asks.
+      if (decision.events.length > 0) appends.push({ type: INTERNAL_ACCOUNT_STREAM, state, streamName: streams[index], events: decision.events, expectedRevision: revision, metadata: { platformId } });
+    }
+    return { appends, first: first as OpenAccount };
+  }
 }
+
+type AccountCommands = { accountId: string; commands: InternalAccountCommand[] };
+/** A companion append of an atomic step, or several (each at its own expected revision). */
+export type Companions = CompanionAppend | CompanionAppend[];
+export type AtomicMovement = LedgerMovement | { kind: 'SETTLE'; holdId: string };
 
 /** The commands decided in turn on a scratch copy of `state` (left as it is), or the first refusal. */
 function decideAll(state: OpenAccount, commands: InternalAccountCommand[]): { state: OpenAccount; events: InternalAccountEvent[] } | DomainError {
