@@ -8,6 +8,7 @@ import { NestFactory } from '@nestjs/core';
 import { SwaggerModule } from '@nestjs/swagger';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
+import { CONSOLE_STATIC_PATHS } from './console';
 import { AppConfig, splitDeployment } from './infra/config';
 import { KEY_VAULT_DDL } from './infra/crypto/key-vault';
 import { EsdbEventStore } from './infra/event-store/esdb-event-store';
@@ -53,7 +54,7 @@ export async function createApp(config: AppConfig, options: { projectorThread?: 
   // context is lost in the parser's stream callbacks. POST /documents reads multipart itself.
   installRequestBodyReading(app, { multipartPaths: [`/${API_VERSION}/documents`] });
   app.use(requestContextMiddleware);
-  app.setGlobalPrefix(API_VERSION, { exclude: ['health', 'health/live'] });
+  app.setGlobalPrefix(API_VERSION, { exclude: ['health', 'health/live', 'metrics', ...CONSOLE_STATIC_PATHS] });
   app.getHttpAdapter().getInstance().disable('x-powered-by');
   app.getHttpAdapter().getInstance().set('etag', false);
   app.getHttpAdapter().getInstance().set('json replacer', omitNulls);

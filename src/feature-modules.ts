@@ -2,6 +2,7 @@ import { Type } from '@nestjs/common';
 import { AccountsModule } from './accounts';
 import { AgentsModule } from './agents';
 import { CardsModule } from './cards';
+import { ConsoleModule } from './console';
 import { CustomersHttpModule } from './customers';
 import { DirectoriesModule } from './directories';
 import { InvitationsModule } from './invitations';
@@ -32,4 +33,5 @@ export const FEATURE_MODULES: Type<unknown>[] = [
   ReceivingModule,
   AgentsModule,
   StablecoinsModule,
+  ConsoleModule,
 ];

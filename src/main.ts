@@ -8,6 +8,7 @@ import { logger } from './infra/logger';
 import { ProjectorThread } from './infra/projections/projector-thread';
 import { resolveInfrastructure } from './infra/runtime/infrastructure';
 import { PlatformsService } from './platforms';
+import { OperatorKey } from './console';
 
 /** Past this, a stuck shutdown gives up and exits with code 1. */
 const SHUTDOWN_TIMEOUT_MS = 15_000;
@@ -94,7 +95,10 @@ async function main(): Promise<void> {
   const app = await startup;
   if (stopping) return;
   if (config.roles.has('api')) {
-    if (config.mode === 'sandbox') await app.get(PlatformsService).bootstrapSandboxPlatform();
+    if (config.mode === 'sandbox') {
+      await app.get(PlatformsService).bootstrapSandboxPlatform();
+      app.get(OperatorKey).printSandboxKey();
+    }
     await app.listen(config.port, config.host);
     const address = `http://${boundAddress(app)}/2025-10-13`;
     const roles = [...config.roles, ...(projectorThread ? ['projector (worker thread)'] : [])].join(', ');

@@ -46,7 +46,7 @@ export type { ExternalAccountView } from './queries/external-account.view';
 export { CreateExternalAccount } from './commands/create-external-account';
 export { DeleteExternalAccount } from './commands/delete-external-account';
 export { parseExternalAccountBody } from './http/external-account-body';
-export { movementTime } from './queries/internal-account.view';
+export { internalAccountViewFromEvents, movementTime } from './queries/internal-account.view';
 export { InternalAccountsQuery } from './queries/internal-accounts.query';
 export type { InternalAccountDetails } from './queries/internal-accounts.query';
 export type { InternalAccountView } from './queries/internal-account.view';

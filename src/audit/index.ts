@@ -5,3 +5,6 @@
 export { AuditResourceLocators, eventNames } from './audit-locators';
 export type { AuditDataPresenter, AuditResourceLocator } from './audit-locators';
 export { AuditModule } from './audit.module';
+// The console: a resource's whole history, as GET /audit/events answers it.
+export { AuditService } from './audit.service';
+export type { AuditEntry } from './audit.service';

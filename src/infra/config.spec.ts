@@ -18,4 +18,11 @@ describe('loadConfig', () => {
     }
     expect(() => loadConfig({ KYC_LINK_LIFETIME_MS: 'soon' }, resolved)).toThrow(/non-negative number/);
   });
+
+  it('console: no operator key and a 10 s lag sample by default; OPERATOR_KEY read, a short or spaced one refused', () => {
+    expect(loadConfig({}, resolved).console).toEqual({ operatorKey: null, lagSampleIntervalMs: 10_000 });
+    const key = 'k'.repeat(32);
+    expect(loadConfig({ OPERATOR_KEY: key, CONSOLE_LAG_SAMPLE_INTERVAL_MS: '500' }, resolved).console).toEqual({ operatorKey: key, lagSampleIntervalMs: 500 });
+    for (const bad of ['k'.repeat(31), `${'k'.repeat(32)} x`]) expect(() => loadConfig({ OPERATOR_KEY: bad }, resolved)).toThrow(/OPERATOR_KEY/);
+  });
 });

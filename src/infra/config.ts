@@ -49,6 +49,19 @@ export interface AppConfig {
   agents: AgentInstallationConfig;
   /** Hosted KYC/KYB links (docs/customers.md "Hosted KYC/KYB link"). */
   kycLinks: KycLinkConfig;
+  /** The console's operator access (docs/console.md "Operator access and metrics"). */
+  console: ConsoleConfig;
+}
+
+/** Operator access to the console's operations pages and `GET /metrics`. */
+export interface ConsoleConfig {
+  /**
+   * The operators' Bearer key (OPERATOR_KEY). Unset in the sandbox: generated at first start and
+   * kept in `<dataDir>/operator-key`. Unset in production: operator routes refuse every request.
+   */
+  operatorKey: string | null;
+  /** How often an api process samples every consumer's lag for the lag history (CONSOLE_LAG_SAMPLE_INTERVAL_MS, 10 s). */
+  lagSampleIntervalMs: number;
 }
 
 export interface KycLinkConfig {
@@ -262,7 +275,20 @@ export function loadConfig(env: NodeJS.ProcessEnv, resolved: { databaseUrl: stri
       lifetimeMs: Math.max(1, numberFromEnv(env.KYC_LINK_LIFETIME_MS, 24 * 60 * 60 * 1000)),
       publicBaseUrl: publicBaseUrl(env.PUBLIC_BASE_URL),
     },
+    console: {
+      operatorKey: operatorKey(env.OPERATOR_KEY),
+      lagSampleIntervalMs: Math.max(100, numberFromEnv(env.CONSOLE_LAG_SAMPLE_INTERVAL_MS, 10_000)),
+    },
   };
+}
+
+/** An operator key: visible ASCII, long enough that guessing it is hopeless (the sandbox's: 64 hex). */
+const OPERATOR_KEY_FORM = /^[\x21-\x7e]{32,256}$/;
+
+function operatorKey(text: string | undefined): string | null {
+  if (text === undefined || text === '') return null;
+  if (!OPERATOR_KEY_FORM.test(text)) throw new Error('OPERATOR_KEY must be 32 to 256 visible ASCII characters');
+  return text;
 }
 
 function publicBaseUrl(text: string | undefined): string | null {

@@ -5,4 +5,4 @@
 export { INVITATION_EVENT_TYPES } from './domain/invitation/invitation.events';
 export type { InvitationEvent, RecordedInvitationStatus } from './domain/invitation/invitation.events';
 export { InvitationsModule } from './invitations.module';
-export { invitationView } from './queries/invitation.view';
+export { invitationView, invitationViewFromEvents } from './queries/invitation.view';

@@ -5,9 +5,11 @@
 export type { QuoteEvent, QuoteScaChallenge, QuoteTerms } from './domain/quote/quote.events';
 export { ExchangeRatesModule } from './exchange-rates.module';
 export { QUOTE_TRANSACTION_REDUCERS } from './queries/quote-transaction.reducers';
-export { quoteTermsView } from './queries/quote.view';
+export { quoteTermsView, quoteViewFromEvents } from './queries/quote.view';
 export type { QuoteView } from './queries/quote.view';
 export { QuotesModule } from './quotes.module';
+// The console's time travel folds a receiver lookup's stream with its decider.
+export { LOOKUP_STREAM } from './streams';
 // The agents context: an agent's quotes run the same commands as POST /quotes and execute.
 export { CreateQuote } from './commands/create-quote';
 export type { QuoteRequest } from './commands/create-quote';

@@ -14,3 +14,5 @@ export type { ProofFields } from './sca-proofs';
 export { sendChallengeSteps } from './sca-steps';
 export { ScaSubjectHooks } from './sca-subject-hooks';
 export { ScaModule } from './sca.module';
+// The console's time travel folds a factor reset's stream with its decider.
+export { SCA_FACTOR_RESET_STREAM } from './streams';

@@ -14,3 +14,5 @@ export type { CardPaymentStampInput, DelegatedStamp } from './services/delegated
 export { WalletQuoteSignatureVerifier } from './services/quote-signature.verifier';
 export type { QuoteExecutionSignatureVerifier } from './services/quote-signature.verifier';
 export { WalletAuthModule } from './wallet-auth.module';
+// The console's time travel folds a signed request's and a session's stream with their deciders.
+export { WALLET_REQUEST_STREAM, WALLET_SESSION_STREAM } from './streams';

@@ -8,3 +8,9 @@ export { readStreamUpTo } from './read-stream-up-to';
 export { WebhookMappers } from './webhook-mappers';
 export type { WebhookDraft, WebhookMapper } from './webhook-mappers';
 export { WebhooksModule } from './webhooks.module';
+// The console's /metrics: every webhook POST's outcome and latency.
+export { WebhookTries } from './delivery/webhook-tries';
+export type { WebhookTry } from './delivery/webhook-tries';
+// The console: the delivery log of a resource's chain.
+export { WebhookDeliveriesQuery } from './queries/webhook-deliveries.query';
+export type { DeliveryView } from './queries/webhook-deliveries.query';

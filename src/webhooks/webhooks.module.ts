@@ -17,6 +17,7 @@ import { DeliveryStore } from './delivery/delivery-store';
 import { DeliveryWorkerPool } from './delivery/delivery-worker-pool';
 import { WebhookDeliveryService } from './delivery/webhook-delivery.service';
 import { WebhookHttpClient } from './delivery/webhook-http-client';
+import { WebhookTries } from './delivery/webhook-tries';
 import { SandboxWebhooksController } from './http/sandbox-webhooks.controller';
 import { WebhookDeliveriesController } from './http/webhook-deliveries.controller';
 import { testWebhookMapper } from './mappers/test-webhook.mapper';
@@ -55,10 +56,11 @@ const DAY_MS = 24 * 60 * 60 * 1000;
     },
     {
       provide: WebhookDeliveryService,
-      inject: [DeliveryStore, PlatformConfigQuery, KEY_VAULT, WebhookHttpClient, APP_CONFIG],
-      useFactory: (store: DeliveryStore, configs: PlatformConfigQuery, vault: KeyVault, http: WebhookHttpClient, config: AppConfig) =>
-        new WebhookDeliveryService(store, configs, vault, http, config.webhooks),
+      inject: [DeliveryStore, PlatformConfigQuery, KEY_VAULT, WebhookHttpClient, APP_CONFIG, WebhookTries],
+      useFactory: (store: DeliveryStore, configs: PlatformConfigQuery, vault: KeyVault, http: WebhookHttpClient, config: AppConfig, tries: WebhookTries) =>
+        new WebhookDeliveryService(store, configs, vault, http, config.webhooks, tries),
     },
+    WebhookTries,
     {
       provide: WebhookReactor,
       inject: [WebhookMappers, DeliveryStore, DeliveryQueues, WebhookDeliveryService, APP_CONFIG],
@@ -72,7 +74,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
         new DeliveryWorkerPool(config.redisUrl, queues, deliveries, store, config.webhooks),
     },
   ],
-  exports: [WebhookMappers, AnsweredWebhooks],
+  exports: [WebhookMappers, AnsweredWebhooks, WebhookTries],
 })
 export class WebhooksModule implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   constructor(

@@ -10,10 +10,13 @@ const os = require('node:os');
 const path = require('node:path');
 const { startEmbeddedPostgres } = require('../../scripts/lib/embedded-postgres.js');
 const { startLocalRedis } = require('../../scripts/lib/local-redis.js');
+const { buildConsoleIfStale } = require('../../scripts/build-console.js');
 
 module.exports = async function globalSetup() {
   const started = { stops: [], tempRoot: undefined };
   globalThis.__TEST_INFRASTRUCTURE__ = started;
+  // The console's static and browser suites serve dist/console: build it when missing or stale.
+  await buildConsoleIfStale();
 
   const needsPostgres = !process.env.TEST_DATABASE_URL;
   const needsRedis = !process.env.TEST_REDIS_URL;

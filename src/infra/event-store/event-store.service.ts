@@ -30,6 +30,8 @@ export interface DomainStreamAppend {
 export class EventStoreService {
   private readonly appended = new EventEmitter();
   private latestAppended: Position | null = null;
+  /** Told each committed append's duration in seconds (the console's /metrics histogram). */
+  private appendDurationObserver: ((seconds: number) => void) | null = null;
 
   constructor(readonly store: EventStore) {
     this.appended.setMaxListeners(1000);
@@ -45,13 +47,20 @@ export class EventStoreService {
     return this.latestAppended;
   }
 
+  /** One observer (set at start); it must not allocate: it runs on every append. */
+  observeAppendDurations(observer: (seconds: number) => void): void {
+    this.appendDurationObserver = observer;
+  }
+
   async append(
     streamName: string,
     events: DomainEvent[],
     expectedRevision: ExpectedRevision,
     metadataOverrides: Partial<EventMetadata> = {},
   ): Promise<AppendResult> {
+    const startedMs = performance.now();
     const result = await this.store.appendToStream(streamName, toNewEvents(events, buildMetadata(metadataOverrides)), { expectedRevision });
+    this.appendDurationObserver?.((performance.now() - startedMs) / 1000);
     this.noteAppended(result.position);
     return result;
   }
@@ -71,6 +80,7 @@ export class EventStoreService {
    */
   async appendToStreams(appends: DomainStreamAppend[]): Promise<AppendResult[]> {
     if (!this.store.appendToStreams) throw new Error('This event store cannot append to several streams atomically');
+    const startedMs = performance.now();
     const results = await this.store.appendToStreams(
       appends.map((append) => ({
         streamName: append.streamName,
@@ -78,6 +88,7 @@ export class EventStoreService {
         events: toNewEvents(append.events, buildMetadata(append.metadata ?? {})),
       })),
     );
+    this.appendDurationObserver?.((performance.now() - startedMs) / 1000);
     this.noteAppended(results.reduce((max, result) => (comparePositions(result.position, max) > 0 ? result.position : max), results[0].position));
     return results;
   }

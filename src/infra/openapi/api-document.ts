@@ -32,6 +32,8 @@ export function buildApiDocument(app: INestApplication, apiVersion: string): Ope
     .addSecurityRequirements('BasicAuth')
     // The agent software's token (`/agents/me*` routes declare it with @ApiBearerAuth('AgentAuth')).
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An agent access token (gat_...), from POST /agents/device-codes/{code}/redeem' }, 'AgentAuth')
+    // The operators' key (OPERATOR_KEY): `/console/operations*` and `GET /metrics` (docs/console.md).
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The operator key (OPERATOR_KEY)' }, 'OperatorAuth')
     .build();
   const document = SwaggerModule.createDocument(app, config, {
     ignoreGlobalPrefix: true,
@@ -62,6 +64,8 @@ export function buildApiDocument(app: INestApplication, apiVersion: string): Ope
         for (const status of ['200', '201', '202', '204']) operation.responses[status] ??= { description: 'Answered when the action reaches this step' };
       }
       for (const [status, response] of Object.entries(operation.responses)) {
+        // A route answering another media type declares it itself (`GET /metrics`: Prometheus text).
+        if (response && 'content' in response && response.content && !response.content['application/json']) continue;
         if (/^2/.test(status) && status !== '204' && !answer && response && !('$ref' in response)) {
           response.content = { 'application/json': { schema: {} } };
           continue;
@@ -111,7 +115,7 @@ export function buildApiDocument(app: INestApplication, apiVersion: string): Ope
       }
       operation.tags = [path.split('/')[1] || 'root'];
     }
-    if (path.startsWith('/health')) item.servers = [{ url: '/' }];
+    if (path.startsWith('/health') || path === '/metrics') item.servers = [{ url: '/' }];
   }
   return withoutDanglingRefs(document, new Set(Object.keys(document.components.schemas ?? {})));
 }

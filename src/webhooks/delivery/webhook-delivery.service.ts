@@ -6,6 +6,7 @@ import { AttemptRecord, AttemptTrigger, DeliveryForAttempt, DeliveryStore } from
 import { MicroBatcher } from './micro-batcher';
 import { DeliveryStatus, isSuccess, nextStep } from './retry-policy';
 import { WebhookHttpClient, PostResult } from './webhook-http-client';
+import { WebhookTries } from './webhook-tries';
 import { SIGNATURE_HEADER, signatureHeaderFor } from './webhook-signer';
 
 const NO_ENDPOINT_ERROR = 'no webhook endpoint is configured';
@@ -37,6 +38,7 @@ export class WebhookDeliveryService {
     private readonly vault: KeyVault,
     private readonly http: WebhookHttpClient,
     private readonly settings: WebhookDeliveryConfig,
+    private readonly tries: WebhookTries,
   ) {}
 
   async endpointOf(platformId: string): Promise<string | null> {
@@ -46,7 +48,9 @@ export class WebhookDeliveryService {
   /** Signs and POSTs a body; never throws for HTTP or network trouble (it is in the result). */
   async send(endpoint: string, body: string, signal?: AbortSignal, maxResponseBytes?: number): Promise<PostResult> {
     this.signingKey ??= (await this.vault.serviceKey(WEBHOOK_SIGNING_KEY)).privateKey;
-    return this.http.post(endpoint, body, { [SIGNATURE_HEADER]: signatureHeaderFor(body, this.signingKey) }, signal, maxResponseBytes);
+    const post = await this.http.post(endpoint, body, { [SIGNATURE_HEADER]: signatureHeaderFor(body, this.signingKey) }, signal, maxResponseBytes);
+    this.tries.record(post);
+    return post;
   }
 
   /**
