@@ -16,9 +16,26 @@ describe('SCA: expired challenges and sessions on quotes', () => {
   let testApp: TestApp;
   let receiver: WebhookReceiver;
 
+  /**
+   * Each case mostly waits for a challenge or a session to run out (4 to 8 s), on its own
+   * customer: they all start at once, and each test awaits its own outcome.
+   */
+  let scenarios: Record<'expiredChallenge' | 'lateProof' | 'sessionRanOut' | 'realtimeLapsed', Promise<void>>;
+
   beforeAll(async () => {
     testApp = await startTestApp({ platformConfig: SCA_PLATFORM_CONFIG, env: { SCA_CHALLENGE_TTL_MS: '8000', SCA_SESSION_TTL_MS: '4000' } });
     receiver = await WebhookReceiver.forPlatform(testApp.platform.api);
+    const started = (scenario: () => Promise<void>) => {
+      const outcome = scenario();
+      outcome.catch(() => undefined); // reported by its own test
+      return outcome;
+    };
+    scenarios = {
+      expiredChallenge: started(expiredChallenge),
+      lateProof: started(lateProof),
+      sessionRanOut: started(sessionRanOut),
+      realtimeLapsed: started(realtimeLapsed),
+    };
   });
 
   afterAll(async () => {
@@ -32,6 +49,22 @@ describe('SCA: expired challenges and sessions on quotes', () => {
     receiver.received.filter((entry) => entry.body.data?.id === transactionId).map((entry) => entry.body.type);
 
   it('an expired challenge fails the transaction at expiresAt: FAILED, SCA_NOT_COMPLETED, nothing moved', async () => {
+    await scenarios.expiredChallenge;
+  });
+
+  it('a late proof is refused with 409 and the quote is FAILED when the answer goes out', async () => {
+    await scenarios.lateProof;
+  });
+
+  it('authorize after the SCA session ran out: 409 SCA_SESSION_REQUIRED, then a new login lets it through', async () => {
+    await scenarios.sessionRanOut;
+  });
+
+  it('a REALTIME_FUNDING quote whose challenge lapsed fails the same way', async () => {
+    await scenarios.realtimeLapsed;
+  });
+
+  async function expiredChallenge(): Promise<void> {
     const sender = await europeanSender(api());
     const quote = await quoteTo(api(), sender, sender.usdPayee);
     const executed = (await api().post(`/quotes/${quote.id}/execute`).expect(200)).body;
@@ -53,9 +86,9 @@ describe('SCA: expired challenges and sessions on quotes', () => {
     const failedWebhook = await receiver.waitFor((entry) => entry.body.type === 'OUTGOING_PAYMENT.FAILED' && entry.body.data.id === quote.transactionId);
     expect(failedWebhook.body.data).toEqual(transaction);
     expect(webhookTypes(quote.transactionId)).toEqual(['OUTGOING_PAYMENT.PENDING', 'OUTGOING_PAYMENT.PENDING_AUTHORIZATION', 'OUTGOING_PAYMENT.FAILED']);
-  });
+  }
 
-  it('a late proof is refused with 409 and the quote is FAILED when the answer goes out', async () => {
+  async function lateProof(): Promise<void> {
     const sender = await europeanSender(api());
     const quote = await quoteTo(api(), sender, sender.eurPayee);
     await api().post(`/quotes/${quote.id}/execute`).expect(200);
@@ -69,9 +102,9 @@ describe('SCA: expired challenges and sessions on quotes', () => {
     expect((await api().get(`/quotes/${quote.id}`).expect(200)).body.status).toBe('FAILED');
     expect((await api().get(`/transactions/${quote.transactionId}`).expect(200)).body.failureReason).toBe('SCA_NOT_COMPLETED');
     expect(await balances(api(), sender.usd.id)).toEqual({ available: 1_000_000, total: 1_000_000 });
-  });
+  }
 
-  it('authorize after the SCA session ran out: 409 SCA_SESSION_REQUIRED, then a new login lets it through', async () => {
+  async function sessionRanOut(): Promise<void> {
     const sender = await europeanSender(api());
     const quote = await quoteTo(api(), sender, sender.usdPayee);
     await api().post(`/quotes/${quote.id}/execute`).expect(200);
@@ -86,9 +119,9 @@ describe('SCA: expired challenges and sessions on quotes', () => {
     expect(webhookTypes(quote.transactionId)).toEqual([
       'OUTGOING_PAYMENT.PENDING', 'OUTGOING_PAYMENT.PENDING_AUTHORIZATION', 'OUTGOING_PAYMENT.PENDING', 'OUTGOING_PAYMENT.PROCESSING', 'OUTGOING_PAYMENT.COMPLETED',
     ]);
-  });
+  }
 
-  it('a REALTIME_FUNDING quote whose challenge lapsed fails the same way', async () => {
+  async function realtimeLapsed(): Promise<void> {
     const sender = await europeanSender(api(), 0);
     const created = (await api().post('/quotes').send({
       source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: sender.customer.id },
@@ -103,5 +136,5 @@ describe('SCA: expired challenges and sessions on quotes', () => {
     const late = await api().post('/sandbox/send').send({ quoteId: created.id, currencyCode: 'USD' }).expect(400);
     expect(late.body.code).toBe('INVALID_INPUT');
     expect(late.body.details).toMatchObject({ reason: 'QUOTE_ALREADY_FUNDED', errors: [{ field: 'quoteId', constraint: {}, message: late.body.message }] });
-  });
+  }
 });
