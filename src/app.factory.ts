@@ -18,6 +18,7 @@ import { PrototypeStableExpressAdapter } from './infra/http/express-adapter';
 import { IDEMPOTENCY_DDL } from './infra/http/idempotency.service';
 import { installScopedInterceptorsConsumer } from './infra/http/interceptors-consumer';
 import { requestContextMiddleware } from './infra/http/request-context.middleware';
+import { RequestObservers } from './infra/http/request-observers';
 import { installRequestBodyReading } from './infra/http/request-body';
 import { logger } from './infra/logger';
 import { createPool } from './infra/postgres/pool';
@@ -53,7 +54,7 @@ export async function createApp(config: AppConfig, options: { projectorThread?: 
   // Body first: the request context must be entered after the body stream is read, or async
   // context is lost in the parser's stream callbacks. POST /documents reads multipart itself.
   installRequestBodyReading(app, { multipartPaths: [`/${API_VERSION}/documents`] });
-  app.use(requestContextMiddleware);
+  app.use(requestContextMiddleware(app.get(RequestObservers)));
   app.setGlobalPrefix(API_VERSION, { exclude: ['health', 'health/live', 'metrics', ...CONSOLE_STATIC_PATHS] });
   app.getHttpAdapter().getInstance().disable('x-powered-by');
   app.getHttpAdapter().getInstance().set('etag', false);

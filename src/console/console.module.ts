@@ -1,12 +1,12 @@
-import { Inject, MiddlewareConsumer, Module, NestModule, OnModuleInit } from '@nestjs/common';
+import { Inject, Module, OnModuleInit } from '@nestjs/common';
 import { HealthController } from '../health';
 import { APP_CONFIG, AppConfig } from '../infra/config';
 import { EventStoreService } from '../infra/event-store/event-store.service';
+import { RequestObservers } from '../infra/http/request-observers';
 import { WebhookTries, WebhooksModule } from '../webhooks';
 import { CONSOLE_API_CONTROLLERS, CONSOLE_API_IMPORTS, CONSOLE_API_PROVIDERS } from './explorer/console-api.providers';
 import { ConsoleStaticController } from './console-static.controller';
 import { ConsoleMetrics } from './metrics/console-metrics';
-import { HttpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import { MetricsController } from './metrics/metrics.controller';
 import { LagHistory } from './operator/lag-history';
 import { OperationJobs } from './operator/operation-jobs';
@@ -22,16 +22,17 @@ import { OperatorGuard } from './operator/operator.guard';
 @Module({
   imports: [WebhooksModule, ...CONSOLE_API_IMPORTS],
   controllers: [OperationsController, MetricsController, ConsoleStaticController, ...CONSOLE_API_CONTROLLERS],
-  providers: [OperatorKey, OperatorGuard, HealthController, OperationsQuery, OperationJobs, LagHistory, ConsoleMetrics, HttpMetricsMiddleware, ...CONSOLE_API_PROVIDERS],
+  providers: [OperatorKey, OperatorGuard, HealthController, OperationsQuery, OperationJobs, LagHistory, ConsoleMetrics, ...CONSOLE_API_PROVIDERS],
   exports: [OperatorKey],
 })
-export class ConsoleModule implements OnModuleInit, NestModule {
+export class ConsoleModule implements OnModuleInit {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly operatorKey: OperatorKey,
     private readonly metrics: ConsoleMetrics,
     private readonly events: EventStoreService,
     private readonly webhookTries: WebhookTries,
+    private readonly requestObservers: RequestObservers,
   ) {}
 
   onModuleInit(): void {
@@ -40,9 +41,6 @@ export class ConsoleModule implements OnModuleInit, NestModule {
     const appendDuration = this.metrics.appendDuration;
     this.events.observeAppendDurations((seconds) => appendDuration.observe(seconds));
     this.webhookTries.listen((attempt) => this.metrics.recordWebhookTry(attempt.outcome, attempt.latencyMs / 1000));
-  }
-
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(HttpMetricsMiddleware).forRoutes('{*path}');
+    this.requestObservers.listen((route, method, status, seconds) => this.metrics.recordRequest(route, method, status, seconds));
   }
 }

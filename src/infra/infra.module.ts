@@ -2,6 +2,7 @@ import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstr
 import { Pool } from 'pg';
 import { APP_CONFIG, AppConfig, splitDeployment } from './config';
 import { KEY_VAULT, KeyVault } from './crypto/key-vault';
+import { RequestObservers } from './http/request-observers';
 import { EVENT_STORE, EventStore } from './event-store/event-store.port';
 import { CommandStore } from './commands/command-store';
 import { EventStoreService } from './event-store/event-store.service';
@@ -94,6 +95,7 @@ export class InfraModule {
           useValue: new QueueService(runtime.config.redisUrl, runtime.config.queuePrefix, runtime.config.roles.has('worker')),
         },
         ReactorRegistry,
+        RequestObservers,
         { provide: TaskScheduler, inject: [QUEUE_SERVICE], useFactory: (queues: QueueService) => new TaskScheduler(queues) },
         {
           provide: ProjectionRunner,
@@ -120,7 +122,7 @@ export class InfraModule {
       ],
       exports: [
         APP_CONFIG, PG_POOL, EVENT_STORE, EventStoreService, CommandStore, IdempotencyService, KEY_VAULT, QUEUE_SERVICE,
-        ReactorRegistry, ProjectionRunner, READ_MODEL_WAITER, TaskScheduler, PROJECTIONS,
+        ReactorRegistry, ProjectionRunner, READ_MODEL_WAITER, TaskScheduler, PROJECTIONS, RequestObservers,
       ],
     };
   }

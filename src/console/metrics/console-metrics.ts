@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { logger } from '../../infra/logger';
 import { OperationsQuery } from '../operator/operations.query';
 import { FixedHistogram } from './fixed-histogram';
+import { RequestHistograms } from './request-histograms';
 
 /** Seconds: from a cached read (a few ms) to a request that waited out a dependency. */
 const HTTP_BUCKETS_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -24,19 +25,8 @@ export type WebhookTryOutcome = 'delivered' | 'rejected' | 'unreachable';
 @Injectable()
 export class ConsoleMetrics {
   private readonly registry = new Registry();
-  private readonly httpRequests = new Counter({
-    name: 'http_requests_total',
-    help: 'HTTP requests answered, by route pattern, method and status.',
-    labelNames: ['route', 'method', 'status'],
-    registers: [this.registry],
-  });
-  private readonly httpDuration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time from the request reaching the router to its answer being sent.',
-    labelNames: ['route', 'method', 'status'],
-    buckets: HTTP_BUCKETS_SECONDS,
-    registers: [this.registry],
-  });
+  /** Recorded on every request (RequestObservers): allocation-free once a route was seen. */
+  private readonly requests = new RequestHistograms(HTTP_BUCKETS_SECONDS);
   private readonly lagEvents = new Gauge({
     name: 'projection_lag_events',
     help: 'Events in the log after the projection or reactor position (counting stops at 100000).',
@@ -75,13 +65,11 @@ export class ConsoleMetrics {
   );
 
   constructor(private readonly operations: OperationsQuery) {
-    collectDefaultMetrics({ register: this.registry });
+    processMetrics(this.registry);
   }
 
   recordRequest(route: string, method: string, status: number, seconds: number): void {
-    const labels = { route, method, status: String(status) };
-    this.httpRequests.inc(labels);
-    this.httpDuration.observe(labels, seconds);
+    this.requests.observe(route, method, status, seconds);
   }
 
   recordWebhookTry(outcome: WebhookTryOutcome, seconds: number): void {
@@ -92,7 +80,7 @@ export class ConsoleMetrics {
   /** The Prometheus text exposition (format 0.0.4), the gauges read now. */
   async render(): Promise<string> {
     await Promise.all([this.collectLag(), this.collectQueues()]);
-    return `${await this.registry.metrics()}\n${this.appendDuration.exposition()}`;
+    return `${await this.registry.metrics()}\n${this.requests.exposition()}${this.appendDuration.exposition()}`;
   }
 
   /** Reads first, then resets and sets at once, so concurrent scrapes never see half a set. */
@@ -128,4 +116,38 @@ async function withinCollectTimeout<T>(promise: Promise<T>, what: string): Promi
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * The process's CPU, memory and heap, read at each scrape. Not prom-client's default metrics:
+ * their GC observer and event-loop monitor run all the time, and cost 3 to 9% of bench:quotes'
+ * flows (bench/RESULTS.md, 2026-11-27).
+ */
+function processMetrics(registry: Registry): void {
+  new Counter({
+    name: 'process_cpu_seconds_total',
+    help: 'User and system CPU time this process spent, in seconds.',
+    registers: [registry],
+    collect() {
+      const usage = process.cpuUsage();
+      this.reset();
+      this.inc((usage.user + usage.system) / 1e6);
+    },
+  });
+  new Gauge({
+    name: 'process_resident_memory_bytes',
+    help: 'Resident memory size of this process, in bytes.',
+    registers: [registry],
+    collect() {
+      this.set(process.memoryUsage.rss());
+    },
+  });
+  new Gauge({
+    name: 'nodejs_heap_size_used_bytes',
+    help: 'V8 heap in use, in bytes.',
+    registers: [registry],
+    collect() {
+      this.set(process.memoryUsage().heapUsed);
+    },
+  });
 }
