@@ -1,10 +1,7 @@
-import { Pool } from 'pg';
-import { AccountsLedger, CompanionAppend } from '../../src/accounts/ledger/accounts-ledger';
-import { CommandStore } from '../../src/infra/commands/command-store';
+import { AccountsLedger } from '../../src/accounts/ledger/accounts-ledger';
 import { EventStoreService } from '../../src/infra/event-store/event-store.service';
 import { PostgresEventStore } from '../../src/infra/event-store/postgres-event-store';
-import { newId } from '../../src/infra/ids';
-import { FreshDatabase, freshDatabase } from '../support/database';
+import { ledgerOnPostgres } from '../support/ledger-on-postgres';
 
 /**
  * `movementsWith` with several companions and `movementsAcrossWith` (movements on several
@@ -12,41 +9,15 @@ import { FreshDatabase, freshDatabase } from '../support/database';
  * written (the stablecoin steps rely on it: docs/stablecoins.md, "Crash safety").
  */
 describe('AccountsLedger atomic steps over several streams', () => {
-  let database: FreshDatabase;
-  let pool: Pool;
+  const fixture = ledgerOnPostgres('ledger across');
+  const { platformId, openFunded, companion } = fixture;
   let store: PostgresEventStore;
   let events: EventStoreService;
   let ledger: AccountsLedger;
-  const platformId = newId('Platform');
   const now = () => new Date().toISOString();
 
-  beforeAll(async () => {
-    database = await freshDatabase('ledger across');
-    pool = new Pool({ connectionString: database.url, max: 8 });
-    pool.on('error', () => undefined); // The database is dropped right after pool.end().
-    await PostgresEventStore.ensureSchema(pool);
-    store = new PostgresEventStore(pool);
-    events = new EventStoreService(store);
-    ledger = new AccountsLedger(new CommandStore(events));
-  });
-
-  afterAll(async () => {
-    await store.close();
-    await pool.end();
-    await database.drop();
-  });
-
-  const openFunded = async (amount: number, currency = 'USD'): Promise<string> => {
-    const accountId = newId('InternalAccount');
-    await ledger.open({ platformId, accountId, customerId: null, accountType: 'INTERNAL_FIAT', currency, openedAt: now() });
-    if (amount > 0) await ledger.credit({ platformId, accountId, movementId: 'funding', amount, reason: 'SANDBOX_FUNDING' });
-    return accountId;
-  };
-
-  const companion = (expectedRevision: number | 'no_stream' = 'no_stream', streamName = `companion-${newId('Quote').slice(6)}`): CompanionAppend => ({
-    streamName,
-    events: [{ type: 'CompanionRecorded', data: { n: 1 } }],
-    expectedRevision,
+  beforeAll(() => {
+    ({ store, events, ledger } = fixture);
   });
 
   const revisionOf = async (streamName: string) => (await store.readStream(streamName)).length - 1;

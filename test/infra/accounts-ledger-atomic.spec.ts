@@ -1,11 +1,10 @@
-import { Pool } from 'pg';
 import { AccountsLedger, CompanionAppend } from '../../src/accounts/ledger/accounts-ledger';
 import { EventStore } from '../../src/infra/event-store/event-store.port';
 import { CommandStore } from '../../src/infra/commands/command-store';
 import { EventStoreService } from '../../src/infra/event-store/event-store.service';
 import { PostgresEventStore } from '../../src/infra/event-store/postgres-event-store';
 import { newId, streamNameFor } from '../../src/infra/ids';
-import { FreshDatabase, freshDatabase } from '../support/database';
+import { ledgerOnPostgres } from '../support/ledger-on-postgres';
 
 /**
  * AccountsLedger's atomic steps (`holdWith`, `settleHoldWith`, `releaseHoldWith`) on a real
@@ -14,45 +13,21 @@ import { FreshDatabase, freshDatabase } from '../support/database';
  * ledgers on one database stand for two processes with their own caches.
  */
 describe('AccountsLedger atomic steps', () => {
-  let database: FreshDatabase;
-  let pool: Pool;
+  const fixture = ledgerOnPostgres('ledger atomic');
+  const { platformId, openFunded } = fixture;
   let store: PostgresEventStore;
   let events: EventStoreService;
   let ledger: AccountsLedger;
-  const platformId = newId('Platform');
   const now = () => new Date().toISOString();
 
-  beforeAll(async () => {
-    database = await freshDatabase('ledger atomic');
-    pool = new Pool({ connectionString: database.url, max: 8 });
-    pool.on('error', () => undefined); // The database is dropped right after pool.end().
-    await PostgresEventStore.ensureSchema(pool);
-    store = new PostgresEventStore(pool);
-    events = new EventStoreService(store);
-    ledger = new AccountsLedger(new CommandStore(events));
+  beforeAll(() => {
+    ({ store, events, ledger } = fixture);
   });
-
-  afterAll(async () => {
-    await store.close();
-    await pool.end();
-    await database.drop();
-  });
-
-  const openFunded = async (amount: number): Promise<string> => {
-    const accountId = newId('InternalAccount');
-    await ledger.open({ platformId, accountId, customerId: null, accountType: 'INTERNAL_FIAT', currency: 'USD', openedAt: now() });
-    await ledger.credit({ platformId, accountId, movementId: 'funding', amount, reason: 'SANDBOX_FUNDING' });
-    return accountId;
-  };
 
   /** A declined REFUSED step, with the decider's error. */
   const refusal = (code: string) => ({ kind: 'declined', reason: 'REFUSED', error: expect.objectContaining({ code }) });
 
-  const companion = (streamName = `companion-${newId('Quote').slice(6)}`, expectedRevision: number | 'no_stream' = 'no_stream'): CompanionAppend => ({
-    streamName,
-    events: [{ type: 'CompanionRecorded', data: { n: 1 } }],
-    expectedRevision,
-  });
+  const companion = (streamName?: string, expectedRevision: number | 'no_stream' = 'no_stream'): CompanionAppend => fixture.companion(expectedRevision, streamName);
 
   it('holds, settles and releases with the companion events in one commit each', async () => {
     const accountId = await openFunded(10_000);

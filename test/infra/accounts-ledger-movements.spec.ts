@@ -1,11 +1,10 @@
-import { Pool } from 'pg';
 import { AccountsLedger, CompanionAppend, LedgerMovement } from '../../src/accounts/ledger/accounts-ledger';
 import { CommandStore } from '../../src/infra/commands/command-store';
 import { EventStore } from '../../src/infra/event-store/event-store.port';
 import { EventStoreService } from '../../src/infra/event-store/event-store.service';
 import { PostgresEventStore } from '../../src/infra/event-store/postgres-event-store';
 import { newId, streamNameFor } from '../../src/infra/ids';
-import { FreshDatabase, freshDatabase } from '../support/database';
+import { ledgerOnPostgres } from '../support/ledger-on-postgres';
 
 /**
  * AccountsLedger's card movements on a real Postgres: `capture`, `adjustHold`, `debit` and the
@@ -13,41 +12,17 @@ import { FreshDatabase, freshDatabase } from '../support/database';
  * all or nothing). Two ledgers on one database stand for two processes with their own caches.
  */
 describe('AccountsLedger movements', () => {
-  let database: FreshDatabase;
-  let pool: Pool;
+  const fixture = ledgerOnPostgres('ledger movements');
+  const { platformId, openFunded } = fixture;
   let store: PostgresEventStore;
   let events: EventStoreService;
   let ledger: AccountsLedger;
-  const platformId = newId('Platform');
   const now = () => new Date().toISOString();
 
-  beforeAll(async () => {
-    database = await freshDatabase('ledger movements');
-    pool = new Pool({ connectionString: database.url, max: 8 });
-    pool.on('error', () => undefined); // The database is dropped right after pool.end().
-    await PostgresEventStore.ensureSchema(pool);
-    store = new PostgresEventStore(pool);
-    events = new EventStoreService(store);
-    ledger = new AccountsLedger(new CommandStore(events));
+  beforeAll(() => {
+    ({ store, events, ledger } = fixture);
   });
-
-  afterAll(async () => {
-    await store.close();
-    await pool.end();
-    await database.drop();
-  });
-
-  const openFunded = async (amount: number): Promise<string> => {
-    const accountId = newId('InternalAccount');
-    await ledger.open({ platformId, accountId, customerId: null, accountType: 'INTERNAL_FIAT', currency: 'USD', openedAt: now() });
-    await ledger.credit({ platformId, accountId, movementId: 'funding', amount, reason: 'SANDBOX_FUNDING' });
-    return accountId;
-  };
-  const companion = (): CompanionAppend => ({
-    streamName: `companion-${newId('CardTransaction').slice('CardTransaction:'.length)}`,
-    events: [{ type: 'CompanionRecorded', data: { n: 1 } }],
-    expectedRevision: 'no_stream',
-  });
+  const companion = (): CompanionAppend => fixture.companion();
   const typesOf = async (accountId: string) => (await store.readStream(streamNameFor(accountId))).map((event) => event.type);
   /** What this process caches and what the stream says agree. */
   const expectCacheTrue = async (accountId: string) => {
