@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Headers, Param, Post, Query, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Request } from 'express';
+import { FieldError } from '../../infra/domain/domain-error';
 import { Page } from '../../infra/http/pagination';
 import { RequiresPermission } from '../../infra/http/permissions';
 import { AuthenticatedPlatform } from '../../infra/http/platform-auth.guard';
@@ -81,11 +82,7 @@ export class StablecoinsController {
     @Param('stablecoinId') stablecoinId: string,
     @Body() body: unknown,
   ): Promise<StablecoinOperationWire> {
-    requireIdempotencyKey(key);
-    requirePathId('Stablecoin', 'stablecoinId', stablecoinId);
-    const { value, errors } = checkBody(StablecoinMintDto, body);
-    if (!hasErrorAt(errors, 'body')) checkMintParts(value, errors);
-    throwIfAny(errors);
+    const value = checkedOperation(key, stablecoinId, StablecoinMintDto, body, checkMintParts);
     const mint = { fundingSource: value.fundingSource, destination: value.destination } as unknown as MintInput;
     return this.create(request, stablecoinId, { operationType: 'MINT', amount: value.amount, description: value.description ?? null, mint });
   }
@@ -99,11 +96,7 @@ export class StablecoinsController {
     @Param('stablecoinId') stablecoinId: string,
     @Body() body: unknown,
   ): Promise<StablecoinOperationWire> {
-    requireIdempotencyKey(key);
-    requirePathId('Stablecoin', 'stablecoinId', stablecoinId);
-    const { value, errors } = checkBody(StablecoinBurnDto, body);
-    if (!hasErrorAt(errors, 'body')) checkBurnParts(value, errors);
-    throwIfAny(errors);
+    const value = checkedOperation(key, stablecoinId, StablecoinBurnDto, body, checkBurnParts);
     const burn = { source: value.source, destination: value.destination } as unknown as BurnInput;
     return this.create(request, stablecoinId, { operationType: 'BURN', amount: value.amount, description: value.description ?? null, burn });
   }
@@ -134,4 +127,23 @@ export class StablecoinsController {
     if (!coin) throw stablecoinNotFound();
     return coin;
   }
+}
+
+/**
+ * A mint's or a burn's request, checked as the reference asks: the Idempotency-Key, the coin id,
+ * then every field of the body at once (the shapes, then the parts that depend on each other).
+ */
+function checkedOperation<T extends object>(
+  key: string | undefined,
+  stablecoinId: string,
+  dto: new () => T,
+  body: unknown,
+  checkParts: (value: T, errors: FieldError[]) => void,
+): T {
+  requireIdempotencyKey(key);
+  requirePathId('Stablecoin', 'stablecoinId', stablecoinId);
+  const { value, errors } = checkBody(dto, body);
+  if (!hasErrorAt(errors, 'body')) checkParts(value, errors);
+  throwIfAny(errors);
+  return value;
 }
